@@ -1,0 +1,2 @@
+export * from "./operations";
+export * as schemas from "./schemas";

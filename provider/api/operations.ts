@@ -1,0 +1,381 @@
+// The one table of /v2 operations (api-v2.md section 4.1, all 57 rows). The typed client and
+// the emulator's routes and validation are both driven by it: adding an operation is adding
+// one entry here.
+import { z } from "zod";
+import * as s from "./schemas";
+
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+/**
+ * What a response body is: a schema for JSON, "empty" for a 200 with no body, "text" for the
+ * spec's "S" (declared only as a string), "binary" for file content.
+ */
+export type ResponseKind = z.ZodType | "empty" | "text" | "binary";
+
+/**
+ * How a retry after a lost response is judged. `idempotent` operations are simply retried.
+ * For the others, an error on a retry that means "already done" (the path or entry now
+ * exists, or is already gone) proves the earlier attempt was applied, so it counts as success.
+ */
+export type RetryRule =
+  | { kind: "idempotent" }
+  | { kind: "conflictMeansDone"; conflict: "exists" | "missing" }
+  | { kind: "never" };
+
+export interface OperationSpec {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  readonly response: ResponseKind;
+  /** Rate-limit counters (api-v2.md 8.1) the call consumes besides `rest:global`. */
+  readonly counters?: (input: { query?: unknown; body?: unknown }) => string[];
+  readonly retry: RetryRule;
+  /** false for `POST /v2/token`: the only call without a bearer token. */
+  readonly auth?: false;
+  /** Names the path, alias or job concerned, for error messages. */
+  readonly subject?: (input: { query?: Record<string, unknown>; body?: unknown }) => string | undefined;
+}
+
+const idempotent = { kind: "idempotent" } as const;
+const never = { kind: "never" } as const;
+const existsMeansDone = { kind: "conflictMeansDone", conflict: "exists" } as const;
+const missingMeansDone = { kind: "conflictMeansDone", conflict: "missing" } as const;
+
+const Filename = z.strictObject({ filename: s.FilePath });
+const Dirname = z.strictObject({ dirname: s.FilePath });
+const FromTo = z.strictObject({ from: s.FilePath, to: s.FilePath });
+const JobId = z.strictObject({ id: s.Token1024 });
+const Range = z.strictObject({ from: s.DateTime.optional(), to: s.DateTime.optional() });
+
+const counter =
+  (...names: string[]) =>
+  () =>
+    names;
+const byFilename = ({ query }: { query?: Record<string, unknown> }) => query?.filename as string | undefined;
+const byDirname = ({ query }: { query?: Record<string, unknown> }) => query?.dirname as string | undefined;
+const byFromTo = ({ query }: { query?: Record<string, unknown> }) =>
+  query ? `${String(query.from)} -> ${String(query.to)}` : undefined;
+const byJob = ({ query }: { query?: Record<string, unknown> }) => (query?.id ? `job ${String(query.id)}` : undefined);
+const bodyField =
+  (field: string) =>
+  ({ body }: { body?: unknown }) =>
+    (body as Record<string, unknown> | undefined)?.[field] as string | undefined;
+const queryField =
+  (field: string) =>
+  ({ query }: { query?: Record<string, unknown> }) =>
+    query?.[field] as string | undefined;
+
+function op<const T extends OperationSpec>(spec: T): T {
+  return spec;
+}
+
+/** A job's creation and its poll share shapes: POST starts it, GET ?id= reports progress. */
+function job(path: string, body: z.ZodType | undefined, counters?: OperationSpec["counters"]) {
+  return {
+    start: op({ method: "POST", path, body, response: s.JobCreated, counters, retry: never }),
+    poll: op({ method: "GET", path, query: JobId, response: s.JobStatus, retry: idempotent, subject: byJob }),
+  };
+}
+
+const zip = job("/v2/files/zip", s.ZipRequest, counter("zips2:create"));
+const batchDelete = job("/v2/files/batch/delete", s.BatchDeleteRequest, counter("rest:post:files:batch:delete"));
+// Bodies "not shown" in the spec: accepted as any JSON object; the emulator answers 501.
+const removeBackground = job("/v2/files/removeBackground", z.looseObject({}));
+const model2Glb = job("/v2/files/3d/model2GLB", z.looseObject({}));
+
+export const operations = {
+  // authentication
+  token: op({ method: "POST", path: "/v2/token", body: s.TokenRequest, response: s.TokenResponse, retry: idempotent, auth: false }),
+
+  // account
+  getAccount: op({ method: "GET", path: "/v2/account", response: s.Account, retry: idempotent }),
+  updateAccount: op({
+    method: "POST",
+    path: "/v2/account",
+    body: s.AccountUpdate,
+    response: "empty",
+    // writing the same settings twice leaves the same account: safe to retry
+    retry: idempotent,
+    counters: ({ body }) =>
+      (body as { fetching?: unknown } | undefined)?.fetching !== undefined
+        ? ["rest:post:account", "rest:post:account:fetching"]
+        : ["rest:post:account"],
+  }),
+  getUser: op({
+    method: "GET",
+    path: "/v2/user",
+    query: z.strictObject({ userId: z.string().min(1) }),
+    response: s.User,
+    retry: idempotent,
+    subject: queryField("userId"),
+  }),
+  getLimits: op({ method: "GET", path: "/v2/account/limits", response: s.Limits, retry: idempotent }),
+  getStorage: op({ method: "GET", path: "/v2/account/storage", response: s.Storage, retry: idempotent }),
+  listUsers: op({ method: "GET", path: "/v2/account/users", response: z.array(s.AccountUser), retry: idempotent }),
+  getBillingPlan: op({ method: "GET", path: "/v2/billing/plan", response: s.BillingPlan, retry: idempotent }),
+  addCustomDomain: op({
+    method: "POST",
+    path: "/v2/account/custom-domain",
+    body: s.AliasAndDomain,
+    response: "empty",
+    retry: existsMeansDone,
+    subject: ({ body }) => {
+      const b = body as { alias?: string; domain?: string } | undefined;
+      return b ? `alias ${b.alias} domain ${b.domain}` : undefined;
+    },
+  }),
+  removeCustomDomain: op({
+    method: "DELETE",
+    path: "/v2/account/custom-domain",
+    query: s.AliasAndDomain,
+    response: "empty",
+    retry: missingMeansDone,
+    subject: ({ query }) => (query ? `alias ${String(query.alias)} domain ${String(query.domain)}` : undefined),
+  }),
+  createSubAccount: op({
+    method: "POST",
+    path: "/v2/account/sub-account",
+    body: s.SubAccountRequest,
+    response: z.looseObject({ alias: z.string() }),
+    counters: counter("rest:post:account:new"),
+    retry: existsMeansDone,
+    subject: bodyField("alias"),
+  }),
+  deleteSubAccount: op({
+    method: "DELETE",
+    path: "/v2/account/sub-account",
+    query: s.SubAccountRequest,
+    response: z.unknown(),
+    retry: missingMeansDone,
+    subject: queryField("alias"),
+  }),
+  searchEvents: op({
+    method: "POST",
+    path: "/v2/account/events/search",
+    body: s.EventsSearch,
+    response: z.array(z.looseObject({})),
+    retry: idempotent,
+  }),
+
+  // files
+  download: op({ method: "GET", path: "/v2/files/download", query: Filename, response: "binary", retry: idempotent, subject: byFilename }),
+  getMeta: op({ method: "GET", path: "/v2/files/meta", query: Filename, response: s.AllMeta, retry: idempotent, subject: byFilename }),
+  setMeta: op({ method: "POST", path: "/v2/files/meta", query: Filename, body: s.MetaUpdate, response: "text", retry: idempotent, subject: byFilename }),
+  getFolderOptions: op({
+    method: "GET",
+    path: "/v2/files/options",
+    query: z.strictObject({ filename: s.FilePath, withInherited: s.QueryBool.optional() }),
+    response: s.FolderOptions.loose(),
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  setFolderOptions: op({ method: "POST", path: "/v2/files/options", query: Filename, body: s.FolderOptions, response: "text", retry: idempotent, subject: byFilename }),
+  getPoi: op({ method: "GET", path: "/v2/files/poi", query: Filename, response: "text", retry: idempotent, subject: byFilename }),
+  setPoi: op({ method: "POST", path: "/v2/files/poi", query: Filename, body: s.PoiUpdate, response: "text", retry: idempotent, subject: byFilename }),
+  deletePoi: op({ method: "DELETE", path: "/v2/files/poi", query: Filename, body: s.PoiDelete, response: "text", retry: idempotent, subject: byFilename }),
+  readdir: op({
+    method: "GET",
+    path: "/v2/files/readdir",
+    query: z.strictObject({ dirname: s.FilePath, continuation: s.Token1024.optional() }),
+    response: s.ReaddirPage,
+    retry: idempotent,
+    subject: byDirname,
+  }),
+  startRemoveBackground: removeBackground.start,
+  getRemoveBackgroundJob: removeBackground.poll,
+  stat: op({ method: "GET", path: "/v2/files/stat", query: Filename, response: s.Stat, retry: idempotent, subject: byFilename }),
+  startZip: zip.start,
+  getZipJob: zip.poll,
+  startModel2Glb: model2Glb.start,
+  getModel2GlbJob: model2Glb.poll,
+  startBatchDelete: batchDelete.start,
+  getBatchDeleteJob: batchDelete.poll,
+  getApproval: op({ method: "GET", path: "/v2/files/meta/approval", query: Filename, response: s.Approval, retry: idempotent, subject: byFilename }),
+  setApproval: op({ method: "POST", path: "/v2/files/meta/approval", query: Filename, body: s.ApprovalUpdate, response: "text", retry: idempotent, subject: byFilename }),
+  getDescription: op({
+    method: "GET",
+    path: "/v2/files/meta/description",
+    query: Filename,
+    response: z.looseObject({ description: z.string() }),
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  setDescription: op({
+    method: "POST",
+    path: "/v2/files/meta/description",
+    query: Filename,
+    body: z.strictObject({ description: s.Description }),
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  getProduct: op({ method: "GET", path: "/v2/files/meta/product", query: Filename, response: z.looseObject({}), retry: idempotent, subject: byFilename }),
+  setProduct: op({ method: "POST", path: "/v2/files/meta/product", query: Filename, body: s.Product, response: "text", retry: idempotent, subject: byFilename }),
+  getTags: op({
+    method: "GET",
+    path: "/v2/files/meta/tags",
+    query: Filename,
+    response: z.looseObject({ tags: z.array(z.string()) }),
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  addTags: op({
+    method: "POST",
+    path: "/v2/files/meta/tags",
+    query: Filename,
+    body: z.strictObject({ tags: s.Tags.min(1) }),
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  removeTags: op({
+    method: "DELETE",
+    path: "/v2/files/meta/tags",
+    query: Filename,
+    body: z.strictObject({ tags: s.Tags.min(1) }),
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  getTitle: op({
+    method: "GET",
+    path: "/v2/files/meta/title",
+    query: Filename,
+    response: z.looseObject({ title: z.string() }),
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  setTitle: op({
+    method: "POST",
+    path: "/v2/files/meta/title",
+    query: Filename,
+    body: z.strictObject({ title: s.Title }),
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  getTusLocations: op({ method: "GET", path: "/v2/files/tus/locations", response: "text", retry: idempotent }),
+  getTusUrl: op({
+    method: "GET",
+    path: "/v2/files/tus/url",
+    query: z.strictObject({
+      location: z.string().min(1).max(256, { message: "must be at most 256 characters" }),
+      expiresIn: s.queryInt(1, 604800).optional(),
+    }),
+    response: "text",
+    retry: idempotent,
+    subject: queryField("location"),
+  }),
+
+  // statistics
+  getHttpStats: op({ method: "GET", path: "/v2/stats/http", query: Range, response: "text", counters: counter("rest:get:stats:http"), retry: idempotent }),
+  getStorageStats: op({ method: "GET", path: "/v2/stats/storage", query: Range, response: "text", counters: counter("rest:get:stats:storage"), retry: idempotent }),
+  getTrafficStats: op({ method: "GET", path: "/v2/stats/http/agg/traffic", query: Range, response: "text", counters: counter("rest:get:stats:http"), retry: idempotent }),
+  getSpinViews: op({
+    method: "GET",
+    path: "/v2/stats/spins/views",
+    query: z
+      .strictObject({ from: s.DateTime.optional(), to: s.DateTime.optional(), alias: z.string().optional() })
+      .superRefine((q, ctx) => {
+        if (q.from && q.to && Date.parse(q.to) - Date.parse(q.from) > 5 * 86_400_000) {
+          ctx.addIssue({ code: "custom", path: ["to"], message: "date range must be at most 5 days" });
+        }
+      }),
+    response: "text",
+    retry: idempotent,
+  }),
+
+  // file operations
+  copy: op({ method: "POST", path: "/v2/files/copy", query: FromTo, response: "text", retry: existsMeansDone, subject: byFromTo }),
+  deleteFile: op({
+    method: "POST",
+    path: "/v2/files/delete",
+    query: Filename,
+    response: "text",
+    counters: counter("rest:post:files:delete"),
+    retry: missingMeansDone,
+    subject: byFilename,
+  }),
+  fetch: op({
+    method: "POST",
+    path: "/v2/files/fetch",
+    body: s.FetchRequest,
+    response: s.FetchResult,
+    counters: counter("fetch:file"),
+    retry: idempotent,
+  }),
+  createJwt: op({ method: "POST", path: "/v2/files/jwt", body: s.JwtRequest, response: s.JwtResponse, retry: idempotent, subject: bodyField("filename") }),
+  mkdir: op({ method: "POST", path: "/v2/files/mkdir", query: Dirname, response: "text", retry: existsMeansDone, subject: byDirname }),
+  rename: op({ method: "POST", path: "/v2/files/rename", query: FromTo, response: "text", retry: missingMeansDone, subject: byFromTo }),
+  search: op({
+    method: "POST",
+    path: "/v2/files/search",
+    body: s.SearchRequest,
+    response: s.SearchResult,
+    counters: ({ body }) =>
+      (body as { scrollId?: string } | undefined)?.scrollId ? ["rest:post:files:search:scroll"] : ["rest:post:files:search"],
+    retry: idempotent,
+  }),
+  spin2marketplaceA360: op({ method: "POST", path: "/v2/files/spin2marketplaceA360", body: z.looseObject({}), response: z.looseObject({}), retry: never }),
+  spin2marketplaceB360: op({ method: "POST", path: "/v2/files/spin2marketplaceB360", body: z.looseObject({}), response: z.looseObject({}), retry: never }),
+} as const satisfies Record<string, OperationSpec>;
+
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;
+
+type InputOf<S> = S extends z.ZodType ? z.input<S> : never;
+type HasKey<T, K extends string> = K extends keyof T ? (T[K] extends z.ZodType ? true : false) : false;
+
+/** What a call of operation N takes: `query` and/or `body` where the table declares them. */
+export type OperationInput<N extends OperationName> = (HasKey<Operations[N], "query"> extends true
+  ? { query: InputOf<Operations[N] extends { query: infer Q } ? Q : never> }
+  : { query?: undefined }) &
+  (HasKey<Operations[N], "body"> extends true
+    ? { body: InputOf<Operations[N] extends { body: infer B } ? B : never> }
+    : { body?: undefined });
+
+/** What a call of operation N returns. */
+export type OperationOutput<N extends OperationName> = Operations[N]["response"] extends z.ZodType
+  ? z.output<Operations[N]["response"]>
+  : Operations[N]["response"] extends "empty"
+    ? undefined
+    : Operations[N]["response"] extends "binary"
+      ? Uint8Array
+      : string;
+
+/** Every counter api-v2.md section 8.1 reports, with its hourly limit. */
+export const counterLimits: Readonly<Record<string, number>> = {
+  "s3:global": 7000,
+  "s3:PUT": 2000,
+  "s3:GET": 3000,
+  "s3:DELETE": 3000,
+  "rest:global": 7000,
+  "rest:post:files:search": 1000,
+  "rest:post:files:search:scroll": 2000,
+  "rest:post:files:video2spin": 200,
+  "rest:post:files:spin2video": 200,
+  "rest:post:files:upload": 2000,
+  "rest:post:files:delete": 3000,
+  "rest:post:files:batch:delete": 25,
+  "rest:post:account": 50,
+  "rest:post:account:fetching": 50,
+  "rest:get:stats:http": 100,
+  "rest:get:stats:storage": 100,
+  "rest:post:account:new": 5,
+  "rest:post:user:accounts": 20,
+  "rest:get:rest:credentials": 50,
+  "rest:post:video:toSpin": 400,
+  "rest:post:upload:toService": 2000,
+  "ftp:global": 10000,
+  "ftp:STOR": 2000,
+  "ftp:RETR": 3000,
+  "ftp:DELE": 3000,
+  "fetch:file": 1000,
+  "fetch:largefile": 10,
+  "fetch:largetimeout": 10,
+  "zips2:create": 536870912000,
+};
+
+/** The global REST counter every token-authenticated call consumes. */
+export const GLOBAL_COUNTER = "rest:global";
