@@ -1,0 +1,393 @@
+// api-v2.md 2.8, 4.1 (file rows), 4.3; observed.md "Errors" and "Files".
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Client, type Emulator, setup } from "./helpers/emulator";
+import { mkdirs, type Origin, PNG_1X1, putFile, putFiles, startOrigin } from "./helpers/files";
+import { fsErrorMessage } from "./helpers/samples";
+
+let emu: Emulator;
+let api: Client;
+let origin: Origin;
+
+beforeAll(async () => {
+  ({ emu, api } = await setup());
+  origin = await startOrigin();
+});
+afterAll(async () => {
+  await emu?.stop();
+  await origin?.close();
+});
+beforeEach(async () => {
+  await api.reset();
+});
+
+const stat = (filename: string) => api.get("/v2/files/stat", { filename });
+const readdir = (dirname: string, continuation?: string) =>
+  api.get("/v2/files/readdir", { dirname, continuation });
+const download = async (filename: string) => {
+  const res = await fetch(new URL(`/v2/files/download?filename=${encodeURIComponent(filename)}`, api.url), {
+    headers: { authorization: `Bearer ${await api.token()}` },
+  });
+  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
+};
+
+/** observed.md: file-system errors are `{name, message: "<text>: <path>"}`. */
+function expectFsError(
+  r: { status: number; body: unknown; text: string },
+  status: number,
+  text: string,
+  path: string,
+) {
+  expect(r.status, r.text).toBe(status);
+  const e = fsErrorMessage(r.body);
+  expect(e.message).toBe(`${text}: ${path}`);
+}
+
+async function names(dirname: string): Promise<string[]> {
+  const r = await readdir(dirname);
+  expect(r.status, r.text).toBe(200);
+  return r.body.contents.map((e: { filename: string }) => e.filename).sort();
+}
+
+describe("POST /v2/files/mkdir (mkdir)", () => {
+  it("creates a folder: 200, then stat says isDirectory", async () => {
+    const r = await api.post("/v2/files/mkdir", undefined, { dirname: "/photos" });
+    expect(r.status, r.text).toBe(200);
+    const s = await stat("/photos");
+    expect(s.status).toBe(200);
+    expect(s.body.isDirectory).toBe(true);
+  });
+
+  it("an existing path fails with 409 Path already exists", async () => {
+    await mkdirs(api, "/photos");
+    const r = await api.post("/v2/files/mkdir", undefined, { dirname: "/photos" });
+    expectFsError(r, 409, "Path already exists", "/photos");
+  });
+
+  it("does not create missing parents: 404 No such file or directory, nothing created", async () => {
+    const r = await api.post("/v2/files/mkdir", undefined, { dirname: "/no-parent/child" });
+    expect(r.status, r.text).toBe(404);
+    expect(fsErrorMessage(r.body).message).toMatch(/^No such file or directory: \/no-parent/);
+    expect((await stat("/no-parent")).status).toBe(404);
+    expect((await stat("/no-parent/child")).status).toBe(404);
+  });
+
+  it("creates nested folders one level at a time", async () => {
+    await mkdirs(api, "/a", "/a/b", "/a/b/c");
+    expect(await names("/a/b")).toEqual(["c"]);
+  });
+});
+
+describe("GET /v2/files/readdir (readdir)", () => {
+  it("lists at most 100 entries a page, with continuation only while more follow (150 entries)", async () => {
+    await mkdirs(api, "/many");
+    for (let i = 0; i < 150; i += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, k) =>
+          api.post("/v2/files/mkdir", undefined, { dirname: `/many/d${String(i + k).padStart(3, "0")}` }),
+        ),
+      ).then((rs) => {
+        for (const r of rs) expect(r.status, r.text).toBe(200);
+      });
+    }
+    const seen: string[] = [];
+    let continuation: string | undefined;
+    let pages = 0;
+    do {
+      const r = await readdir("/many", continuation);
+      expect(r.status, r.text).toBe(200);
+      pages++;
+      expect(r.body.contents.length).toBeLessThanOrEqual(100);
+      expect(r.body.contents.length).toBeGreaterThan(0);
+      seen.push(...r.body.contents.map((e: { filename: string }) => e.filename));
+      continuation = r.body.continuation;
+      if (continuation !== undefined) {
+        expect(typeof continuation).toBe("string");
+        expect(continuation.length).toBeLessThanOrEqual(1024);
+      } else {
+        expect("continuation" in r.body, "continuation is absent on the last page").toBe(false);
+      }
+      expect(pages).toBeLessThan(10);
+    } while (continuation !== undefined);
+    expect(pages).toBe(2);
+    expect(new Set(seen).size).toBe(150);
+    expect(seen.sort()).toEqual(Array.from({ length: 150 }, (_, i) => `d${String(i).padStart(3, "0")}`));
+  });
+
+  it("a folder of 100 entries is one page with no continuation", async () => {
+    await mkdirs(api, "/hundred");
+    const rs = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        api.post("/v2/files/mkdir", undefined, { dirname: `/hundred/e${i}` }),
+      ),
+    );
+    for (const r of rs) expect(r.status).toBe(200);
+    const r = await readdir("/hundred");
+    expect(r.status).toBe(200);
+    expect(r.body.contents).toHaveLength(100);
+    expect(r.body.continuation).toBeUndefined();
+  });
+
+  it("entries have the observed shape: base names; folders size 0, no contentType, meta {}; files meta {width,height,duration}", async () => {
+    await mkdirs(api, "/mixed", "/mixed/sub");
+    await putFile(api, origin, "/mixed/hello.txt", "hello world");
+    const r = await readdir("/mixed");
+    expect(r.status).toBe(200);
+    expect(r.body.continuation).toBeUndefined();
+    const byName = Object.fromEntries(r.body.contents.map((e: { filename: string }) => [e.filename, e]));
+    expect(Object.keys(byName).sort()).toEqual(["hello.txt", "sub"]);
+    const dir = byName.sub;
+    expect(dir).toMatchObject({ isDirectory: true, size: 0, meta: {} });
+    expect(dir.contentType).toBeUndefined();
+    expect(Number.isNaN(Date.parse(dir.mtime))).toBe(false);
+    const file = byName["hello.txt"];
+    expect(file).toMatchObject({ isDirectory: false, size: 11 });
+    expect(typeof file.contentType).toBe("string");
+    expect(Number.isNaN(Date.parse(file.mtime))).toBe(false);
+    expect(Object.keys(file.meta).sort()).toEqual(["duration", "height", "width"]);
+  });
+
+  it("lists the root", async () => {
+    await mkdirs(api, "/top1", "/top2");
+    expect(await names("/")).toEqual(expect.arrayContaining(["top1", "top2"]));
+  });
+
+  it("a missing folder → 404 No such file or directory", async () => {
+    expectFsError(await readdir("/absent"), 404, "No such file or directory", "/absent");
+  });
+
+  it("a file is not a directory → 400", async () => {
+    await putFile(api, origin, "/plain.txt", "x");
+    const r = await readdir("/plain.txt");
+    expect(r.status, r.text).toBe(400);
+    expect(fsErrorMessage(r.body).message).toMatch(/^Not a directory/);
+  });
+});
+
+describe("GET /v2/files/stat (stat)", () => {
+  it("a file → {mtime, ctime, contentType, size, isDirectory: false, meta}, no filename", async () => {
+    await putFile(api, origin, "/img/pixel.png", PNG_1X1, "image/png");
+    const r = await stat("/img/pixel.png");
+    expect(r.status).toBe(200);
+    expect(r.body.isDirectory).toBe(false);
+    expect(r.body.size).toBe(PNG_1X1.length);
+    expect(r.body.contentType).toBe("image/png");
+    expect(Number.isNaN(Date.parse(r.body.mtime))).toBe(false);
+    expect(Number.isNaN(Date.parse(r.body.ctime))).toBe(false);
+    expect(r.body.meta).toBeTypeOf("object");
+    for (const k of ["width", "height", "duration"]) expect(k in r.body.meta, k).toBe(true);
+    expect(r.body.filename).toBeUndefined();
+  });
+
+  it("a missing path → 404 with {name, message: 'No such file or directory: <path>'}", async () => {
+    expectFsError(await stat("/nope/missing.jpg"), 404, "No such file or directory", "/nope/missing.jpg");
+  });
+});
+
+describe("GET /v2/files/download (download)", () => {
+  it("returns the file's bytes", async () => {
+    await putFile(api, origin, "/dl/pixel.png", PNG_1X1, "image/png");
+    const r = await download("/dl/pixel.png");
+    expect(r.status).toBe(200);
+    expect(r.bytes.equals(PNG_1X1)).toBe(true);
+  });
+
+  it("a missing file → 404", async () => {
+    const r = await api.get("/v2/files/download", { filename: "/dl/none.png" });
+    expectFsError(r, 404, "No such file or directory", "/dl/none.png");
+  });
+});
+
+describe("POST /v2/files/delete (deleteFile)", () => {
+  it("deletes a file: 200 empty body, then stat → 404", async () => {
+    await putFile(api, origin, "/del/a.txt", "a");
+    const r = await api.post("/v2/files/delete", undefined, { filename: "/del/a.txt" });
+    expect(r.status, r.text).toBe(200);
+    expect(r.text).toBe("");
+    expect((await stat("/del/a.txt")).status).toBe(404);
+  });
+
+  it("deletes an empty folder", async () => {
+    await mkdirs(api, "/empty");
+    const r = await api.post("/v2/files/delete", undefined, { filename: "/empty" });
+    expect(r.status, r.text).toBe(200);
+    expect((await stat("/empty")).status).toBe(404);
+  });
+
+  it("a non-empty folder → 409 Directory not empty, and nothing is deleted", async () => {
+    await mkdirs(api, "/full", "/full/inner");
+    const r = await api.post("/v2/files/delete", undefined, { filename: "/full" });
+    expectFsError(r, 409, "Directory not empty", "/full");
+    expect((await stat("/full/inner")).status).toBe(200);
+  });
+
+  it("a missing path → 404 No such file or directory", async () => {
+    const r = await api.post("/v2/files/delete", undefined, { filename: "/ghost.txt" });
+    expectFsError(r, 404, "No such file or directory", "/ghost.txt");
+  });
+});
+
+describe("POST /v2/files/copy (copy)", () => {
+  it("copies a file: 200 empty body; both exist with the same content", async () => {
+    await putFile(api, origin, "/c/src.txt", "copy me");
+    await mkdirs(api, "/c2");
+    const r = await api.post("/v2/files/copy", undefined, { from: "/c/src.txt", to: "/c2/dst.txt" });
+    expect(r.status, r.text).toBe(200);
+    expect(r.text).toBe("");
+    expect((await stat("/c/src.txt")).status).toBe(200);
+    const d = await download("/c2/dst.txt");
+    expect(d.status).toBe(200);
+    expect(d.bytes.toString()).toBe("copy me");
+  });
+
+  it("a missing source → 404", async () => {
+    const r = await api.post("/v2/files/copy", undefined, { from: "/c/none.txt", to: "/c/x.txt" });
+    expectFsError(r, 404, "No such file or directory", "/c/none.txt");
+    expect((await stat("/c/x.txt")).status).toBe(404);
+  });
+});
+
+describe("POST /v2/files/rename (rename)", () => {
+  it("renames a file: the old path is gone, the new one has the content", async () => {
+    await putFile(api, origin, "/r/old.txt", "moving");
+    const r = await api.post("/v2/files/rename", undefined, { from: "/r/old.txt", to: "/r/new.txt" });
+    expect(r.status, r.text).toBe(200);
+    expect(r.text).toBe("");
+    expect((await stat("/r/old.txt")).status).toBe(404);
+    expect((await download("/r/new.txt")).bytes.toString()).toBe("moving");
+  });
+
+  it("moves a folder with its contents", async () => {
+    await mkdirs(api, "/from", "/from/kid", "/to");
+    await putFile(api, origin, "/from/kid/f.txt", "x");
+    const r = await api.post("/v2/files/rename", undefined, { from: "/from", to: "/to/moved" });
+    expect(r.status, r.text).toBe(200);
+    expect((await stat("/from")).status).toBe(404);
+    expect(await names("/to/moved")).toEqual(["kid"]);
+    expect((await stat("/to/moved/kid/f.txt")).status).toBe(200);
+  });
+
+  it("a missing source → 404", async () => {
+    const r = await api.post("/v2/files/rename", undefined, { from: "/r/none.txt", to: "/r/x.txt" });
+    expectFsError(r, 404, "No such file or directory", "/r/none.txt");
+  });
+});
+
+describe("POST /v2/files/fetch (fetch)", () => {
+  it("fetches a public URL into a path whose folders are created → [{filename, success: true}]", async () => {
+    const url = origin.serve("/remote/pic.png", PNG_1X1, { contentType: "image/png" });
+    const r = await api.post("/v2/files/fetch", [{ url, filename: "/fetched/deep/pic.png", wait: true }]);
+    expect(r.status, r.text).toBe(200);
+    expect(Array.isArray(r.body)).toBe(true);
+    expect(r.body).toHaveLength(1);
+    expect(r.body[0]).toMatchObject({ filename: "/fetched/deep/pic.png", success: true });
+    expect((await stat("/fetched/deep")).body.isDirectory).toBe(true);
+    expect((await download("/fetched/deep/pic.png")).bytes.equals(PNG_1X1)).toBe(true);
+  });
+
+  it("fetches a URL protected by HTTP authentication when auth is given", async () => {
+    const url = origin.serve("/private/doc.txt", "secret doc", { auth: ["user", "pw"] });
+    const r = await api.post("/v2/files/fetch", [
+      { url, filename: "/priv/doc.txt", auth: { username: "user", password: "pw" }, wait: true },
+    ]);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body[0]).toMatchObject({ filename: "/priv/doc.txt", success: true });
+    expect((await download("/priv/doc.txt")).bytes.toString()).toBe("secret doc");
+  });
+
+  it("more than 20 items → 400", async () => {
+    const items = Array.from({ length: 21 }, (_, i) => ({
+      url: `${origin.url}/x${i}`,
+      filename: `/f/x${i}`,
+    }));
+    const r = await api.post("/v2/files/fetch", items);
+    expect(r.status, r.text).toBe(400);
+  });
+});
+
+describe("POST /v2/files/search (search)", () => {
+  it("finds files by name → {hits: [{_id, _source}], total}", async () => {
+    await putFiles(api, origin, { "/s/unicorn.txt": "u", "/s/other.txt": "o" });
+    const r = await api.post("/v2/files/search", { query: "unicorn" });
+    expect(r.status, r.text).toBe(200);
+    expect(typeof r.body.total).toBe("number");
+    expect(r.body.total).toBeGreaterThanOrEqual(1);
+    expect(Array.isArray(r.body.hits)).toBe(true);
+    const found = r.body.hits.map((h: { _source: { filename: string } }) => h._source.filename);
+    expect(found).toContain("/s/unicorn.txt");
+    expect(found).not.toContain("/s/other.txt");
+    const hit = r.body.hits.find(
+      (h: { _source: { filename: string } }) => h._source.filename === "/s/unicorn.txt",
+    );
+    expect(typeof hit._id).toBe("string");
+    expect(hit._source).toMatchObject({ dirname: "/s", basename: "unicorn.txt", size: 1 });
+    expect(hit._source.extension).toMatch(/^\.?txt$/);
+    expect(Number.isNaN(Date.parse(hit._source.mtime))).toBe(false);
+    expect(Number.isNaN(Date.parse(hit._source.ctime))).toBe(false);
+  });
+
+  it("query over 1024 characters or size over 100 → 400", async () => {
+    expect((await api.post("/v2/files/search", { query: "q".repeat(1025) })).status).toBe(400);
+    expect((await api.post("/v2/files/search", { query: "q", size: 101 })).status).toBe(400);
+  });
+});
+
+describe("POST /v2/files/jwt (createJwt)", () => {
+  it("→ {url} carrying a jwt parameter", async () => {
+    await putFile(api, origin, "/protected/a.png", PNG_1X1, "image/png");
+    const r = await api.post("/v2/files/jwt", {
+      filename: "/protected/a.png",
+      key: "my-key",
+      expiresIn: 3600,
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(typeof r.body.url).toBe("string");
+    expect(r.body.url).toMatch(/[?&]jwt=[^&]+/);
+    expect(r.body.url).toContain("/protected/a.png");
+  });
+});
+
+describe("tus (getTusLocations, getTusUrl)", () => {
+  it("GET /v2/files/tus/locations → 200 with content", async () => {
+    const r = await api.get("/v2/files/tus/locations");
+    expect(r.status, r.text).toBe(200);
+    expect(r.text.length).toBeGreaterThan(0);
+  });
+
+  it("GET /v2/files/tus/url → 200 with content; location of 256 characters is accepted", async () => {
+    const r = await api.get("/v2/files/tus/url", { location: "/uploads/big.bin", expiresIn: 3600 });
+    expect(r.status, r.text).toBe(200);
+    expect(r.text.length).toBeGreaterThan(0);
+    const at = await api.get("/v2/files/tus/url", { location: `/${"l".repeat(255)}` });
+    expect(at.status, at.text).toBe(200);
+  });
+});
+
+describe("statistics (getHttpStats, getStorageStats, getTrafficStats, getSpinViews)", () => {
+  it.each([
+    ["/v2/stats/http"],
+    ["/v2/stats/storage"],
+    ["/v2/stats/http/agg/traffic"],
+    ["/v2/stats/spins/views"],
+  ])("GET %s → 200 without and with a date range", async (path) => {
+    const plain = await api.get(path);
+    expect(plain.status, plain.text).toBe(200);
+    const ranged = await api.get(path, { from: "2024-01-01T00:00:00.000Z", to: "2024-01-03T00:00:00.000Z" });
+    expect(ranged.status, ranged.text).toBe(200);
+  });
+
+  it("GET /v2/stats/spins/views with a range over 5 days → 400; with an alias filter → 200", async () => {
+    const wide = await api.get("/v2/stats/spins/views", {
+      from: "2024-01-01T00:00:00.000Z",
+      to: "2024-01-07T00:00:00.000Z",
+    });
+    expect(wide.status, wide.text).toBe(400);
+    const filtered = await api.get("/v2/stats/spins/views", { alias: "someone" });
+    expect(filtered.status, filtered.text).toBe(200);
+  });
+
+  it("a from that is not a date-time → 400 naming from", async () => {
+    const r = await api.get("/v2/stats/http", { from: "yesterday" });
+    expect(r.status).toBe(400);
+    expect(r.body?.message).toContain("from");
+  });
+});

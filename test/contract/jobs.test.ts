@@ -1,0 +1,118 @@
+// api-v2.md 3.2, 4.1 (zip and batch delete rows), 8.3; observed.md "Files" (zip, batch delete).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Client, type Emulator, setup, until } from "./helpers/emulator";
+import { mkdirs, type Origin, PNG_1X1, putFiles, startOrigin } from "./helpers/files";
+
+let emu: Emulator;
+let api: Client;
+let origin: Origin;
+
+beforeAll(async () => {
+  ({ emu, api } = await setup());
+  origin = await startOrigin();
+});
+afterAll(async () => {
+  await emu?.stop();
+  await origin?.close();
+});
+beforeEach(async () => {
+  await api.reset();
+});
+
+/** Polls a job until it reports completion (progress 100), checking progress never goes back. */
+// biome-ignore lint/suspicious/noExplicitAny: job records are free-form beyond progress
+async function poll(path: string, id: string): Promise<any> {
+  let last = -1;
+  return until(`job ${id} to complete`, async () => {
+    const r = await api.get(path, { id });
+    expect(r.status, r.text).toBe(200);
+    expect(typeof r.body.progress).toBe("number");
+    expect(r.body.progress).toBeGreaterThanOrEqual(last);
+    last = r.body.progress;
+    return r.body.progress >= 100 ? r.body : undefined;
+  });
+}
+
+describe("ZIP job (startZip, getZipJob)", () => {
+  it("creates a job → {id}; polled to completion, its result URL downloads a real ZIP", async () => {
+    await putFiles(api, origin, { "/z/a.txt": "alpha", "/z/b.txt": "bravo" });
+    await putFiles(api, origin, { "/z/pic.png": PNG_1X1 }, "image/png");
+    const start = await api.post("/v2/files/zip", {
+      filenames: ["/z/a.txt", "/z/b.txt", "/z/pic.png"],
+      zipFilename: "bundle.zip",
+    });
+    expect(start.status, start.text).toBe(200);
+    expect(typeof start.body.id).toBe("string");
+    expect(start.body.id.length).toBeGreaterThan(0);
+
+    const done = await poll("/v2/files/zip", start.body.id);
+    expect(done.progress).toBe(100);
+    expect(Array.isArray(done.result)).toBe(true);
+    expect(done.result.length).toBeGreaterThan(0);
+    const entry = done.result[0];
+    expect(typeof entry.filename).toBe("string");
+    expect(typeof entry.size).toBe("number");
+    expect(typeof entry.url).toBe("string");
+
+    const res = await fetch(new URL(entry.url, api.url));
+    expect(res.status).toBe(200);
+    const zip = Buffer.from(await res.arrayBuffer());
+    expect(zip.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])), "PK\\x03\\x04 signature").toBe(
+      true,
+    );
+    expect(zip.length).toBe(entry.size);
+    // the archive names the files it holds
+    const text = zip.toString("latin1");
+    expect(text).toContain("a.txt");
+    expect(text).toContain("b.txt");
+    expect(text).toContain("pic.png");
+  });
+
+  it("zips a folder", async () => {
+    await mkdirs(api, "/folder");
+    await putFiles(api, origin, { "/folder/in.txt": "inside" });
+    const start = await api.post("/v2/files/zip", { filenames: ["/folder"] });
+    expect(start.status, start.text).toBe(200);
+    const done = await poll("/v2/files/zip", start.body.id);
+    const res = await fetch(new URL(done.result[0].url, api.url));
+    const zip = Buffer.from(await res.arrayBuffer());
+    expect(zip.subarray(0, 4).toString("latin1")).toBe("PK\x03\x04");
+    expect(zip.toString("latin1")).toContain("in.txt");
+  });
+
+  it("rejects an empty list, paths not starting with /, and zipFilename over 64 characters (400)", async () => {
+    expect((await api.post("/v2/files/zip", { filenames: [] })).status).toBe(400);
+    expect((await api.post("/v2/files/zip", { filenames: ["relative.txt"] })).status).toBe(400);
+    const long = await api.post("/v2/files/zip", {
+      filenames: ["/a.txt"],
+      zipFilename: `${"z".repeat(61)}.zip`,
+    });
+    expect(long.status).toBe(400);
+    expect(long.body?.message).toContain("zipFilename");
+  });
+
+  it("GET without id → 400 naming id", async () => {
+    const r = await api.get("/v2/files/zip");
+    expect(r.status).toBe(400);
+    expect(r.body?.message).toContain("id");
+  });
+});
+
+describe("batch delete job (startBatchDelete, getBatchDeleteJob)", () => {
+  it("creates a job → {id}; once complete the files are gone", async () => {
+    await putFiles(api, origin, { "/bd/1.txt": "1", "/bd/2.txt": "2", "/bd/keep.txt": "k" });
+    const start = await api.post("/v2/files/batch/delete", { filenames: ["/bd/1.txt", "/bd/2.txt"] });
+    expect(start.status, start.text).toBe(200);
+    expect(typeof start.body.id).toBe("string");
+    const done = await poll("/v2/files/batch/delete", start.body.id);
+    expect(done.progress).toBe(100);
+    expect((await api.get("/v2/files/stat", { filename: "/bd/1.txt" })).status).toBe(404);
+    expect((await api.get("/v2/files/stat", { filename: "/bd/2.txt" })).status).toBe(404);
+    expect((await api.get("/v2/files/stat", { filename: "/bd/keep.txt" })).status).toBe(200);
+  });
+
+  it("more than 1000 names → 400", async () => {
+    const names = Array.from({ length: 1001 }, (_, i) => `/x/${i}`);
+    expect((await api.post("/v2/files/batch/delete", { filenames: names })).status).toBe(400);
+  });
+});
