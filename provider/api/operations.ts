@@ -33,6 +33,8 @@ export interface OperationSpec {
   readonly retry: RetryRule;
   /** false for `POST /v2/token`: the only call without a bearer token. */
   readonly auth?: false;
+  /** What a call that a retry proved already applied returns (default: nothing). */
+  readonly doneResult?: (input: { query?: Record<string, unknown>; body?: unknown }) => unknown;
   /** Names the path, alias or job concerned, for error messages. */
   readonly subject?: (input: { query?: Record<string, unknown>; body?: unknown }) => string | undefined;
 }
@@ -56,7 +58,8 @@ const byFilename = ({ query }: { query?: Record<string, unknown> }) => query?.fi
 const byDirname = ({ query }: { query?: Record<string, unknown> }) => query?.dirname as string | undefined;
 const byFromTo = ({ query }: { query?: Record<string, unknown> }) =>
   query ? `${String(query.from)} -> ${String(query.to)}` : undefined;
-const byJob = ({ query }: { query?: Record<string, unknown> }) => (query?.id ? `job ${String(query.id)}` : undefined);
+const byJob = ({ query }: { query?: Record<string, unknown> }) =>
+  query?.id ? `job ${String(query.id)}` : undefined;
 const bodyField =
   (field: string) =>
   ({ body }: { body?: unknown }) =>
@@ -70,23 +73,22 @@ function op<const T extends OperationSpec>(spec: T): T {
   return spec;
 }
 
-/** A job's creation and its poll share shapes: POST starts it, GET ?id= reports progress. */
-function job(path: string, body: z.ZodType | undefined, counters?: OperationSpec["counters"]) {
-  return {
-    start: op({ method: "POST", path, body, response: s.JobCreated, counters, retry: never }),
-    poll: op({ method: "GET", path, query: JobId, response: s.JobStatus, retry: idempotent, subject: byJob }),
-  };
-}
-
-const zip = job("/v2/files/zip", s.ZipRequest, counter("zips2:create"));
-const batchDelete = job("/v2/files/batch/delete", s.BatchDeleteRequest, counter("rest:post:files:batch:delete"));
+// Jobs: POST starts one and answers its id, GET ?id= reports progress (observed.md).
+const jobPoll = (path: string) =>
+  op({ method: "GET", path, query: JobId, response: s.JobStatus, retry: idempotent, subject: byJob });
 // Bodies "not shown" in the spec: accepted as any JSON object; the emulator answers 501.
-const removeBackground = job("/v2/files/removeBackground", z.looseObject({}));
-const model2Glb = job("/v2/files/3d/model2GLB", z.looseObject({}));
+const AnyObject = z.looseObject({});
 
 export const operations = {
   // authentication
-  token: op({ method: "POST", path: "/v2/token", body: s.TokenRequest, response: s.TokenResponse, retry: idempotent, auth: false }),
+  token: op({
+    method: "POST",
+    path: "/v2/token",
+    body: s.TokenRequest,
+    response: s.TokenResponse,
+    retry: idempotent,
+    auth: false,
+  }),
 
   // account
   getAccount: op({ method: "GET", path: "/v2/account", response: s.Account, retry: idempotent }),
@@ -112,7 +114,12 @@ export const operations = {
   }),
   getLimits: op({ method: "GET", path: "/v2/account/limits", response: s.Limits, retry: idempotent }),
   getStorage: op({ method: "GET", path: "/v2/account/storage", response: s.Storage, retry: idempotent }),
-  listUsers: op({ method: "GET", path: "/v2/account/users", response: z.array(s.AccountUser), retry: idempotent }),
+  listUsers: op({
+    method: "GET",
+    path: "/v2/account/users",
+    response: z.array(s.AccountUser),
+    retry: idempotent,
+  }),
   getBillingPlan: op({ method: "GET", path: "/v2/billing/plan", response: s.BillingPlan, retry: idempotent }),
   addCustomDomain: op({
     method: "POST",
@@ -131,7 +138,8 @@ export const operations = {
     query: s.AliasAndDomain,
     response: "empty",
     retry: missingMeansDone,
-    subject: ({ query }) => (query ? `alias ${String(query.alias)} domain ${String(query.domain)}` : undefined),
+    subject: ({ query }) =>
+      query ? `alias ${String(query.alias)} domain ${String(query.domain)}` : undefined,
   }),
   createSubAccount: op({
     method: "POST",
@@ -140,6 +148,7 @@ export const operations = {
     response: z.looseObject({ alias: z.string() }),
     counters: counter("rest:post:account:new"),
     retry: existsMeansDone,
+    doneResult: ({ body }) => ({ alias: (body as { alias: string }).alias }),
     subject: bodyField("alias"),
   }),
   deleteSubAccount: op({
@@ -159,9 +168,31 @@ export const operations = {
   }),
 
   // files
-  download: op({ method: "GET", path: "/v2/files/download", query: Filename, response: "binary", retry: idempotent, subject: byFilename }),
-  getMeta: op({ method: "GET", path: "/v2/files/meta", query: Filename, response: s.AllMeta, retry: idempotent, subject: byFilename }),
-  setMeta: op({ method: "POST", path: "/v2/files/meta", query: Filename, body: s.MetaUpdate, response: "text", retry: idempotent, subject: byFilename }),
+  download: op({
+    method: "GET",
+    path: "/v2/files/download",
+    query: Filename,
+    response: "binary",
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  getMeta: op({
+    method: "GET",
+    path: "/v2/files/meta",
+    query: Filename,
+    response: s.AllMeta,
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  setMeta: op({
+    method: "POST",
+    path: "/v2/files/meta",
+    query: Filename,
+    body: s.MetaUpdate,
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
   getFolderOptions: op({
     method: "GET",
     path: "/v2/files/options",
@@ -170,10 +201,41 @@ export const operations = {
     retry: idempotent,
     subject: byFilename,
   }),
-  setFolderOptions: op({ method: "POST", path: "/v2/files/options", query: Filename, body: s.FolderOptions, response: "text", retry: idempotent, subject: byFilename }),
-  getPoi: op({ method: "GET", path: "/v2/files/poi", query: Filename, response: "text", retry: idempotent, subject: byFilename }),
-  setPoi: op({ method: "POST", path: "/v2/files/poi", query: Filename, body: s.PoiUpdate, response: "text", retry: idempotent, subject: byFilename }),
-  deletePoi: op({ method: "DELETE", path: "/v2/files/poi", query: Filename, body: s.PoiDelete, response: "text", retry: idempotent, subject: byFilename }),
+  setFolderOptions: op({
+    method: "POST",
+    path: "/v2/files/options",
+    query: Filename,
+    body: s.FolderOptions,
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  getPoi: op({
+    method: "GET",
+    path: "/v2/files/poi",
+    query: Filename,
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  setPoi: op({
+    method: "POST",
+    path: "/v2/files/poi",
+    query: Filename,
+    body: s.PoiUpdate,
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  deletePoi: op({
+    method: "DELETE",
+    path: "/v2/files/poi",
+    query: Filename,
+    body: s.PoiDelete,
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
   readdir: op({
     method: "GET",
     path: "/v2/files/readdir",
@@ -182,17 +244,66 @@ export const operations = {
     retry: idempotent,
     subject: byDirname,
   }),
-  startRemoveBackground: removeBackground.start,
-  getRemoveBackgroundJob: removeBackground.poll,
-  stat: op({ method: "GET", path: "/v2/files/stat", query: Filename, response: s.Stat, retry: idempotent, subject: byFilename }),
-  startZip: zip.start,
-  getZipJob: zip.poll,
-  startModel2Glb: model2Glb.start,
-  getModel2GlbJob: model2Glb.poll,
-  startBatchDelete: batchDelete.start,
-  getBatchDeleteJob: batchDelete.poll,
-  getApproval: op({ method: "GET", path: "/v2/files/meta/approval", query: Filename, response: s.Approval, retry: idempotent, subject: byFilename }),
-  setApproval: op({ method: "POST", path: "/v2/files/meta/approval", query: Filename, body: s.ApprovalUpdate, response: "text", retry: idempotent, subject: byFilename }),
+  startRemoveBackground: op({
+    method: "POST",
+    path: "/v2/files/removeBackground",
+    body: AnyObject,
+    response: s.JobCreated,
+    retry: never,
+  }),
+  getRemoveBackgroundJob: jobPoll("/v2/files/removeBackground"),
+  stat: op({
+    method: "GET",
+    path: "/v2/files/stat",
+    query: Filename,
+    response: s.Stat,
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  startZip: op({
+    method: "POST",
+    path: "/v2/files/zip",
+    body: s.ZipRequest,
+    response: s.JobCreated,
+    counters: counter("zips2:create"),
+    retry: never,
+  }),
+  getZipJob: jobPoll("/v2/files/zip"),
+  startModel2Glb: op({
+    method: "POST",
+    path: "/v2/files/3d/model2GLB",
+    body: AnyObject,
+    response: s.JobCreated,
+    retry: never,
+  }),
+  getModel2GlbJob: jobPoll("/v2/files/3d/model2GLB"),
+  startBatchDelete: op({
+    method: "POST",
+    path: "/v2/files/batch/delete",
+    body: s.BatchDeleteRequest,
+    response: s.JobCreated,
+    counters: counter("rest:post:files:batch:delete"),
+    // deleting the same paths twice ends in the same tree, so a lost answer may be retried
+    retry: idempotent,
+  }),
+  getBatchDeleteJob: jobPoll("/v2/files/batch/delete"),
+  getApproval: op({
+    method: "GET",
+    path: "/v2/files/meta/approval",
+    query: Filename,
+    response: s.Approval,
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  setApproval: op({
+    method: "POST",
+    path: "/v2/files/meta/approval",
+    query: Filename,
+    body: s.ApprovalUpdate,
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
   getDescription: op({
     method: "GET",
     path: "/v2/files/meta/description",
@@ -210,8 +321,23 @@ export const operations = {
     retry: idempotent,
     subject: byFilename,
   }),
-  getProduct: op({ method: "GET", path: "/v2/files/meta/product", query: Filename, response: z.looseObject({}), retry: idempotent, subject: byFilename }),
-  setProduct: op({ method: "POST", path: "/v2/files/meta/product", query: Filename, body: s.Product, response: "text", retry: idempotent, subject: byFilename }),
+  getProduct: op({
+    method: "GET",
+    path: "/v2/files/meta/product",
+    query: Filename,
+    response: z.looseObject({}),
+    retry: idempotent,
+    subject: byFilename,
+  }),
+  setProduct: op({
+    method: "POST",
+    path: "/v2/files/meta/product",
+    query: Filename,
+    body: s.Product,
+    response: "text",
+    retry: idempotent,
+    subject: byFilename,
+  }),
   getTags: op({
     method: "GET",
     path: "/v2/files/meta/tags",
@@ -255,7 +381,12 @@ export const operations = {
     retry: idempotent,
     subject: byFilename,
   }),
-  getTusLocations: op({ method: "GET", path: "/v2/files/tus/locations", response: "text", retry: idempotent }),
+  getTusLocations: op({
+    method: "GET",
+    path: "/v2/files/tus/locations",
+    response: "text",
+    retry: idempotent,
+  }),
   getTusUrl: op({
     method: "GET",
     path: "/v2/files/tus/url",
@@ -269,9 +400,30 @@ export const operations = {
   }),
 
   // statistics
-  getHttpStats: op({ method: "GET", path: "/v2/stats/http", query: Range, response: "text", counters: counter("rest:get:stats:http"), retry: idempotent }),
-  getStorageStats: op({ method: "GET", path: "/v2/stats/storage", query: Range, response: "text", counters: counter("rest:get:stats:storage"), retry: idempotent }),
-  getTrafficStats: op({ method: "GET", path: "/v2/stats/http/agg/traffic", query: Range, response: "text", counters: counter("rest:get:stats:http"), retry: idempotent }),
+  getHttpStats: op({
+    method: "GET",
+    path: "/v2/stats/http",
+    query: Range,
+    response: "text",
+    counters: counter("rest:get:stats:http"),
+    retry: idempotent,
+  }),
+  getStorageStats: op({
+    method: "GET",
+    path: "/v2/stats/storage",
+    query: Range,
+    response: "text",
+    counters: counter("rest:get:stats:storage"),
+    retry: idempotent,
+  }),
+  getTrafficStats: op({
+    method: "GET",
+    path: "/v2/stats/http/agg/traffic",
+    query: Range,
+    response: "text",
+    counters: counter("rest:get:stats:http"),
+    retry: idempotent,
+  }),
   getSpinViews: op({
     method: "GET",
     path: "/v2/stats/spins/views",
@@ -287,7 +439,14 @@ export const operations = {
   }),
 
   // file operations
-  copy: op({ method: "POST", path: "/v2/files/copy", query: FromTo, response: "text", retry: existsMeansDone, subject: byFromTo }),
+  copy: op({
+    method: "POST",
+    path: "/v2/files/copy",
+    query: FromTo,
+    response: "text",
+    retry: existsMeansDone,
+    subject: byFromTo,
+  }),
   deleteFile: op({
     method: "POST",
     path: "/v2/files/delete",
@@ -305,20 +464,55 @@ export const operations = {
     counters: counter("fetch:file"),
     retry: idempotent,
   }),
-  createJwt: op({ method: "POST", path: "/v2/files/jwt", body: s.JwtRequest, response: s.JwtResponse, retry: idempotent, subject: bodyField("filename") }),
-  mkdir: op({ method: "POST", path: "/v2/files/mkdir", query: Dirname, response: "text", retry: existsMeansDone, subject: byDirname }),
-  rename: op({ method: "POST", path: "/v2/files/rename", query: FromTo, response: "text", retry: missingMeansDone, subject: byFromTo }),
+  createJwt: op({
+    method: "POST",
+    path: "/v2/files/jwt",
+    body: s.JwtRequest,
+    response: s.JwtResponse,
+    retry: idempotent,
+    subject: bodyField("filename"),
+  }),
+  mkdir: op({
+    method: "POST",
+    path: "/v2/files/mkdir",
+    query: Dirname,
+    response: "text",
+    retry: existsMeansDone,
+    subject: byDirname,
+  }),
+  rename: op({
+    method: "POST",
+    path: "/v2/files/rename",
+    query: FromTo,
+    response: "text",
+    retry: missingMeansDone,
+    subject: byFromTo,
+  }),
   search: op({
     method: "POST",
     path: "/v2/files/search",
     body: s.SearchRequest,
     response: s.SearchResult,
     counters: ({ body }) =>
-      (body as { scrollId?: string } | undefined)?.scrollId ? ["rest:post:files:search:scroll"] : ["rest:post:files:search"],
+      (body as { scrollId?: string } | undefined)?.scrollId
+        ? ["rest:post:files:search:scroll"]
+        : ["rest:post:files:search"],
     retry: idempotent,
   }),
-  spin2marketplaceA360: op({ method: "POST", path: "/v2/files/spin2marketplaceA360", body: z.looseObject({}), response: z.looseObject({}), retry: never }),
-  spin2marketplaceB360: op({ method: "POST", path: "/v2/files/spin2marketplaceB360", body: z.looseObject({}), response: z.looseObject({}), retry: never }),
+  spin2marketplaceA360: op({
+    method: "POST",
+    path: "/v2/files/spin2marketplaceA360",
+    body: z.looseObject({}),
+    response: z.looseObject({}),
+    retry: never,
+  }),
+  spin2marketplaceB360: op({
+    method: "POST",
+    path: "/v2/files/spin2marketplaceB360",
+    body: z.looseObject({}),
+    response: z.looseObject({}),
+    retry: never,
+  }),
 } as const satisfies Record<string, OperationSpec>;
 
 export type Operations = typeof operations;

@@ -16,10 +16,7 @@ export const FilePath = z
 export const Token1024 = z.string().min(1).max(1024, { message: "must be at most 1024 characters" });
 
 /** A boolean query parameter: a boolean from the client, "true"/"false" on the wire. */
-export const QueryBool = z.union([
-  z.boolean(),
-  z.enum(["true", "false"]).transform((v) => v === "true"),
-]);
+export const QueryBool = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
 
 /** An integer query parameter within bounds: a number from the client, digits on the wire. */
 export function queryInt(min: number, max: number) {
@@ -43,7 +40,11 @@ export const DateTime = z.iso.datetime({ offset: true, message: "must be an ISO 
 export const TokenRequest = z.strictObject({
   clientId: z.string(),
   clientSecret: z.string(),
-  expiresIn: z.number().min(5, { message: "must be at least 5" }).max(604800, { message: "must be at most 604800" }).optional(),
+  expiresIn: z
+    .number()
+    .min(5, { message: "must be at least 5" })
+    .max(604800, { message: "must be at most 604800" })
+    .optional(),
 });
 
 export const TokenResponse = z.looseObject({
@@ -77,7 +78,11 @@ export const Account = z.looseObject({
         .looseObject({
           url: z.string().optional(),
           auth: z
-            .looseObject({ enabled: z.boolean().optional(), username: z.string().optional(), password: z.string().optional() })
+            .looseObject({
+              enabled: z.boolean().optional(),
+              username: z.string().optional(),
+              password: z.string().optional(),
+            })
             .optional(),
         })
         .optional(),
@@ -233,7 +238,10 @@ export const FolderOptions = z.strictObject({
 });
 export type FolderOptions = z.infer<typeof FolderOptions>;
 
-export const Tag = z.string().min(1, { message: "must not be empty" }).max(32, { message: "must be at most 32 characters" });
+export const Tag = z
+  .string()
+  .min(1, { message: "must not be empty" })
+  .max(32, { message: "must be at most 32 characters" });
 export const Tags = z.array(Tag).max(50, { message: "must have at most 50 tags" });
 export const Title = z.string().max(256, { message: "must be at most 256 characters" });
 export const Description = z.string().max(1024, { message: "must be at most 1024 characters" });
@@ -244,7 +252,10 @@ export const Product = z.strictObject({
   category1: z.string().optional(),
   category2: z.string().optional(),
 });
-export const ApprovalUpdate = z.strictObject({ approved: z.boolean(), comment: z.string().max(1024).optional() });
+export const ApprovalUpdate = z.strictObject({
+  approved: z.boolean(),
+  comment: z.string().max(1024).optional(),
+});
 export const Approval = z.looseObject({
   datetime: z.string().nullable().optional(),
   approved: z.boolean(),
@@ -304,7 +315,8 @@ export const SearchRequest = z
     scrollId: z.string().max(1024).optional(),
   })
   .superRefine((s, ctx) => {
-    if (s.query === undefined && s.scrollId === undefined) required(ctx, ["query"], "unless scrollId is given");
+    if (s.query === undefined && s.scrollId === undefined)
+      required(ctx, ["query"], "unless scrollId is given");
   });
 
 export const SearchHit = z.looseObject({

@@ -1,0 +1,352 @@
+// The typed /v2 client. Every method comes from the operation table; the policies live here
+// once: input validation before anything is sent, bearer tokens (shared, renewed, re-minted
+// once on 401), rate limits (wait for the reset when it is near, else fail naming the
+// counter), retries with backoff and jitter that never turn an applied-but-unanswered write
+// into an error, keep-alive connections, timeouts and a User-Agent.
+import { Agent, type Dispatcher, request } from "undici";
+import type { z } from "zod";
+import {
+  GLOBAL_COUNTER,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+  type OperationSpec,
+  operations,
+} from "../api/operations";
+import { MediahostError, Redactor, secretValuesIn } from "./errors";
+import { type CounterState, countersFromHeaders, rateLimitFrom } from "./rate-limits";
+import { type IssuedToken, renewTime, sharedTokenCache, TokenCache } from "./tokens";
+
+const VERSION: string = require("../../package.json").version;
+export const USER_AGENT = `pulumi-mediahost/${VERSION}`;
+
+export interface ClientOptions {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Attempts per call for retryable failures (5xx, lost connections). Default 6. */
+  maxAttempts?: number;
+  /** Backoff before retry n: random in [0, min(maxMs, baseMs * 2^n)] (full jitter). */
+  backoff?: { baseMs: number; maxMs: number };
+  /** Longest wait for a rate-limit reset before failing instead. Default 60 s. */
+  maxRateLimitWaitMs?: number;
+  /** Per request: time to the response headers and between body chunks. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Token lifetime to ask for (5..604800 s); the service default is 1200 s. */
+  tokenLifetimeSeconds?: number;
+  dispatcher?: Dispatcher;
+  tokenCache?: TokenCache;
+  /** Retries, waits and token renewals, for progress logs and tests. */
+  onEvent?: (event: ClientEvent) => void;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export type ClientEvent =
+  | { type: "request"; operation: string; status: number | "network"; attempt: number }
+  | { type: "retry"; operation: string; attempt: number; reason: string; delayMs: number }
+  | { type: "rateLimitWait"; operation: string; counter?: string; waitMs: number }
+  | { type: "token"; reason: "initial" | "expired" | "rejected" };
+
+export interface ClientStats {
+  requests: Record<string, number>;
+  retries: number;
+  rateLimitWaits: number;
+  tokenRequests: number;
+}
+
+export type OperationMethods = {
+  [N in OperationName]: (
+    ...args: object extends OperationInput<N> ? [input?: OperationInput<N>] : [input: OperationInput<N>]
+  ) => Promise<OperationOutput<N>>;
+};
+
+/** Keep-alive connections shared by every client in the process. */
+const sharedAgent = new Agent({ keepAliveTimeout: 30_000, connections: 16, pipelining: 1 });
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
+
+/** Normalizes a base URL and refuses plain http to anything but a loopback address. */
+export function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`baseUrl: must be an absolute URL, got "${raw}"`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new Error(`baseUrl: must use https, got "${url.protocol}"`);
+  }
+  if (url.protocol === "http:" && !LOOPBACK.test(url.hostname)) {
+    throw new Error(
+      `baseUrl: plain http is allowed only for loopback addresses; use https for ${url.hostname}`,
+    );
+  }
+  const path = url.pathname.replace(/\/+$/, "").replace(/\/v2$/, "");
+  return `${url.origin}${path}`;
+}
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Errors where the request provably never reached the service. */
+const NOT_SENT = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN"]);
+const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
+
+export class MediahostClient {
+  readonly baseUrl: string;
+  readonly ops: OperationMethods;
+  readonly stats: ClientStats = { requests: {}, retries: 0, rateLimitWaits: 0, tokenRequests: 0 };
+  /** The last reading of every rate-limit counter seen in a response. */
+  readonly counters = new Map<string, CounterState>();
+
+  private readonly clientId: string;
+  private readonly clientSecret: string;
+  private readonly tokenKey: string;
+  private readonly tokens: TokenCache;
+  private readonly dispatcher: Dispatcher;
+  private readonly maxAttempts: number;
+  private readonly backoff: { baseMs: number; maxMs: number };
+  private readonly maxRateLimitWaitMs: number;
+  private readonly timeoutMs: number;
+  private readonly tokenLifetime?: number;
+  private readonly onEvent: (event: ClientEvent) => void;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly redactor = new Redactor();
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    if (!options.clientId) throw new Error("clientId: required");
+    if (!options.clientSecret) throw new Error("clientSecret: required");
+    this.clientId = options.clientId;
+    this.clientSecret = options.clientSecret;
+    this.redactor.add(options.clientSecret);
+    this.tokens = options.tokenCache ?? sharedTokenCache;
+    this.tokenKey = TokenCache.key(this.baseUrl, this.clientId, this.clientSecret);
+    this.dispatcher = options.dispatcher ?? sharedAgent;
+    this.maxAttempts = options.maxAttempts ?? 6;
+    this.backoff = options.backoff ?? { baseMs: 200, maxMs: 5_000 };
+    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
+    this.timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.tokenLifetime = options.tokenLifetimeSeconds;
+    this.onEvent = options.onEvent ?? (() => {});
+    this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? sleepFor;
+    const methods: Record<string, (input?: object) => Promise<unknown>> = {};
+    for (const name of Object.keys(operations) as OperationName[]) {
+      methods[name] = (input?: object) => this.call(name, (input ?? {}) as OperationInput<typeof name>);
+    }
+    this.ops = methods as OperationMethods;
+  }
+
+  /** Calls operation `name` of the table with its query and body. */
+  async call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>> {
+    const spec: OperationSpec = operations[name];
+    const raw = input as { query?: Record<string, unknown>; body?: unknown };
+    const subject = spec.subject?.(raw);
+    const query = validate(name, subject, "query", spec.query, raw.query);
+    const body = validate(name, subject, "body", spec.body, raw.body);
+    for (const secret of secretValuesIn(body)) this.redactor.add(secret);
+
+    let attempt = 0;
+    let retried401 = false;
+    let rateLimitWaits = 0;
+    // set once an attempt may have reached the service without us seeing its answer
+    let mayHaveApplied = false;
+    for (;;) {
+      attempt++;
+      const token = spec.auth === false ? undefined : await this.token();
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await this.send(spec, query, body, token);
+      } catch (err) {
+        const code = (err as { code?: string }).code ?? "";
+        const notSent = NOT_SENT.has(code);
+        this.onEvent({ type: "request", operation: name, status: "network", attempt });
+        const reason = this.redactor.redact(`${code || "error"}: ${(err as Error).message}`);
+        if (!notSent) mayHaveApplied = true;
+        if (attempt < this.maxAttempts && (notSent || spec.retry.kind !== "never")) {
+          await this.backoffBefore(name, attempt, reason);
+          continue;
+        }
+        throw new MediahostError({
+          kind: "network",
+          operation: name,
+          subject,
+          serviceMessage: reason,
+          attempts: attempt,
+        });
+      }
+      this.stats.requests[name] = (this.stats.requests[name] ?? 0) + 1;
+      this.onEvent({ type: "request", operation: name, status: response.statusCode, attempt });
+      for (const [counter, state] of countersFromHeaders(response.headers)) this.counters.set(counter, state);
+
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        return (await this.parse(name, subject, spec, response)) as OperationOutput<N>;
+      }
+      const message = this.redactor.redact(await serviceMessage(response));
+
+      if (response.statusCode === 401 && token && !retried401) {
+        // the token was revoked or expired early: mint a new one once and try again
+        retried401 = true;
+        attempt--;
+        this.onEvent({ type: "token", reason: "rejected" });
+        await this.tokens.renew(this.tokenKey, token, () => this.mint());
+        continue;
+      }
+      if (response.statusCode === 429) {
+        const { counter, resetAt } = rateLimitFrom(response.headers, message);
+        const waitMs = resetAt ? resetAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
+        if (waitMs <= this.maxRateLimitWaitMs && rateLimitWaits < 3) {
+          rateLimitWaits++;
+          attempt--;
+          this.stats.rateLimitWaits++;
+          const delay = Math.max(0, waitMs) + 250 + Math.floor(this.random() * 250);
+          this.onEvent({ type: "rateLimitWait", operation: name, counter, waitMs: delay });
+          await this.sleep(delay);
+          continue;
+        }
+        throw new MediahostError({
+          kind: "rateLimited",
+          operation: name,
+          status: 429,
+          subject,
+          serviceMessage: message,
+          counter: counter ?? GLOBAL_COUNTER,
+          resetAt,
+        });
+      }
+      const error = new MediahostError({
+        kind: "http",
+        operation: name,
+        status: response.statusCode,
+        subject,
+        serviceMessage: message,
+        attempts: attempt,
+      });
+      if (mayHaveApplied && spec.retry.kind === "conflictMeansDone") {
+        const done = spec.retry.conflict === "exists" ? error.isConflictExists : error.isNotFound;
+        // an earlier attempt was applied and only its answer was lost
+        if (done) return spec.doneResult?.(raw) as OperationOutput<N>;
+      }
+      if (
+        RETRYABLE_STATUS.has(response.statusCode) &&
+        spec.retry.kind !== "never" &&
+        attempt < this.maxAttempts
+      ) {
+        mayHaveApplied = true;
+        await this.backoffBefore(name, attempt, `HTTP ${response.statusCode}`);
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  private async send(
+    spec: OperationSpec,
+    query: Record<string, unknown> | undefined,
+    body: unknown,
+    token: string | undefined,
+  ): Promise<Dispatcher.ResponseData> {
+    const url = new URL(this.baseUrl + spec.path);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "application/json" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    return request(url, {
+      method: spec.method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      dispatcher: this.dispatcher,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+  }
+
+  private async parse(
+    name: string,
+    subject: string | undefined,
+    spec: OperationSpec,
+    response: Dispatcher.ResponseData,
+  ) {
+    if (spec.response === "binary") return new Uint8Array(await response.body.arrayBuffer());
+    const text = await response.body.text();
+    if (spec.response === "empty") return undefined;
+    if (spec.response === "text") return text;
+    let json: unknown;
+    try {
+      json = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      throw new MediahostError({
+        kind: "response",
+        operation: name,
+        subject,
+        serviceMessage: "body is not JSON",
+      });
+    }
+    const parsed = spec.response.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
+        .join("; ");
+      throw new MediahostError({ kind: "response", operation: name, subject, serviceMessage: issues });
+    }
+    return parsed.data;
+  }
+
+  private async token(): Promise<string> {
+    return this.tokens.get(this.tokenKey, () => this.mint());
+  }
+
+  /** Asks the service for a token; goes through `call` so it gets the same retries. */
+  private async mint(): Promise<IssuedToken> {
+    this.stats.tokenRequests++;
+    const issuedAt = Date.now();
+    const result = await this.call("token", {
+      body: { clientId: this.clientId, clientSecret: this.clientSecret, expiresIn: this.tokenLifetime },
+    });
+    this.redactor.add(result.token);
+    return { token: result.token, renewAt: renewTime(issuedAt, result.expiresIn) };
+  }
+
+  private async backoffBefore(operation: string, attempt: number, reason: string): Promise<void> {
+    this.stats.retries++;
+    const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempt - 1));
+    const delayMs = Math.floor(this.random() * ceiling);
+    this.onEvent({ type: "retry", operation, attempt, reason, delayMs });
+    await this.sleep(delayMs);
+  }
+}
+
+function validate(
+  operation: string,
+  subject: string | undefined,
+  part: "query" | "body",
+  schema: z.ZodType | undefined,
+  value: unknown,
+): Record<string, unknown> | undefined {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data as Record<string, unknown>;
+  const issues = result.error.issues.map((issue) => ({
+    field: [part, ...issue.path.map(String)].join("."),
+    rule: issue.message,
+  }));
+  throw new MediahostError({ kind: "invalid", operation, subject, issues });
+}
+
+/** The service's text for an error: `message`, then `error`, then `name` (observed.md). */
+async function serviceMessage(response: Dispatcher.ResponseData): Promise<string> {
+  const text = await response.body.text().catch(() => "");
+  try {
+    const json = JSON.parse(text) as Record<string, unknown>;
+    for (const key of ["message", "error", "name"]) {
+      if (typeof json[key] === "string" && json[key]) return json[key] as string;
+    }
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return text.slice(0, 500);
+}

@@ -1,0 +1,119 @@
+// One error class for everything the client reports. It names the operation, the HTTP status,
+// the service's own message and the path or alias concerned; it never carries a token or a
+// secret (messages pass through `Redactor` before they get here).
+
+export type MediahostErrorKind =
+  | "http" // the service answered with an error status
+  | "invalid" // the input broke a rule of the API; nothing was sent
+  | "rateLimited" // a counter is exhausted and its reset is too far to wait for
+  | "network" // no answer: connection refused, reset, timed out
+  | "response"; // the answer does not have the documented shape
+
+export interface MediahostErrorDetails {
+  kind: MediahostErrorKind;
+  operation: string;
+  status?: number;
+  serviceMessage?: string;
+  /** The path, alias or job the call was about. */
+  subject?: string;
+  /** For kind "rateLimited": the exhausted counter and when it resets. */
+  counter?: string;
+  resetAt?: Date;
+  /** For kind "invalid": the fields and rules that failed. */
+  issues?: { field: string; rule: string }[];
+  /** Attempts made before giving up. */
+  attempts?: number;
+}
+
+export class MediahostError extends Error implements MediahostErrorDetails {
+  readonly kind: MediahostErrorKind;
+  readonly operation: string;
+  readonly status?: number;
+  readonly serviceMessage?: string;
+  readonly subject?: string;
+  readonly counter?: string;
+  readonly resetAt?: Date;
+  readonly issues?: { field: string; rule: string }[];
+  readonly attempts?: number;
+
+  constructor(details: MediahostErrorDetails) {
+    super(describe(details));
+    this.name = "MediahostError";
+    this.kind = details.kind;
+    this.operation = details.operation;
+    this.status = details.status;
+    this.serviceMessage = details.serviceMessage;
+    this.subject = details.subject;
+    this.counter = details.counter;
+    this.resetAt = details.resetAt;
+    this.issues = details.issues;
+    this.attempts = details.attempts;
+  }
+
+  /** The service said the object exists already (mkdir, copy, custom domain, sub-account). */
+  get isConflictExists(): boolean {
+    return this.kind === "http" && this.status === 409 && /exist/i.test(this.serviceMessage ?? "");
+  }
+
+  /** The service said the object is not there. */
+  get isNotFound(): boolean {
+    return this.kind === "http" && this.status === 404;
+  }
+}
+
+function describe(d: MediahostErrorDetails): string {
+  const about = d.subject ? ` (${d.subject})` : "";
+  switch (d.kind) {
+    case "invalid":
+      return `${d.operation}${about}: invalid input: ${(d.issues ?? []).map((i) => `${i.field}: ${i.rule}`).join("; ")}`;
+    case "rateLimited":
+      return (
+        `${d.operation}${about}: rate limit exceeded for counter ${d.counter ?? "unknown"}; ` +
+        `it resets at ${d.resetAt ? d.resetAt.toISOString() : "an unknown time"}`
+      );
+    case "network":
+      return `${d.operation}${about}: no answer from the service after ${d.attempts ?? 1} attempt(s): ${d.serviceMessage ?? "network error"}`;
+    case "response":
+      return `${d.operation}${about}: unexpected response from the service: ${d.serviceMessage ?? ""}`;
+    default:
+      return `${d.operation}${about}: HTTP ${d.status}: ${d.serviceMessage ?? "no message"}`;
+  }
+}
+
+/**
+ * Removes known secret values (client secret, current token, secrets sent in a body) from
+ * text that may reach an error message or a log line.
+ */
+export class Redactor {
+  private readonly secrets = new Set<string>();
+
+  add(value: string | undefined): void {
+    // very short values would redact ordinary words; real secrets are longer
+    if (value && value.length >= 4) this.secrets.add(value);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join("[redacted]");
+    // bearer tokens the service might echo back
+    return out.replace(/Bearer\s+[A-Za-z0-9._~+/=-]+/g, "Bearer [redacted]");
+  }
+}
+
+/** Paths of request bodies whose string values are secrets (api-v2.md 4.2, observed.md fetch). */
+export function secretValuesIn(body: unknown): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown, key: string) => {
+    if (typeof value === "string") {
+      if (/secret|password/i.test(key)) found.push(value);
+      return;
+    }
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v, key);
+    } else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) walk(v, k);
+    }
+  };
+  walk(body, "");
+  return found;
+}

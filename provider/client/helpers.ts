@@ -1,0 +1,91 @@
+// Multi-call helpers over the typed client: folder listings that follow `continuation`,
+// search that scrolls past one page, and polling of asynchronous jobs.
+import type { schemas } from "../api";
+import type { MediahostClient } from "./client";
+import { MediahostError } from "./errors";
+
+type DirEntry = import("zod").infer<typeof schemas.DirEntry>;
+type SearchHit = import("zod").infer<typeof schemas.SearchHit>;
+type JobStatus = import("zod").infer<typeof schemas.JobStatus>;
+
+/** Every entry of a folder, page by page (100 a page), in the service's order. */
+export async function* listFolder(client: MediahostClient, dirname: string): AsyncGenerator<DirEntry> {
+  let continuation: string | undefined;
+  do {
+    const page = await client.ops.readdir({ query: { dirname, continuation } });
+    yield* page.contents;
+    continuation = page.continuation;
+  } while (continuation);
+}
+
+/** Every search hit for `query`, scrolling page by page. */
+export async function* searchAll(
+  client: MediahostClient,
+  query: string,
+  pageSize = 100,
+): AsyncGenerator<SearchHit> {
+  let page = await client.ops.search({ body: { query, size: pageSize, scroll: true } });
+  for (;;) {
+    yield* page.hits;
+    if (!page.scrollId || page.hits.length === 0) return;
+    page = await client.ops.search({ body: { scrollId: page.scrollId } });
+  }
+}
+
+export type JobKind = "zip" | "batchDelete";
+
+const pollOperation = { zip: "getZipJob", batchDelete: "getBatchDeleteJob" } as const;
+
+/** A job is over when it says so, or when its progress reaches 100 (percent). */
+export function jobFinished(status: JobStatus): boolean {
+  const word = status.status?.toLowerCase();
+  if (word && ["done", "completed", "complete", "finished", "failed", "error"].includes(word)) return true;
+  return status.progress >= 100;
+}
+
+export interface WaitOptions {
+  onProgress?: (status: JobStatus) => void;
+  timeoutMs?: number;
+  intervalMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Polls a job until it is over; fails when it reports an error or the timeout passes. */
+export async function waitForJob(
+  client: MediahostClient,
+  kind: JobKind,
+  id: string,
+  options: WaitOptions = {},
+): Promise<JobStatus> {
+  const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const deadline = Date.now() + timeoutMs;
+  let interval = options.intervalMs ?? 250;
+  for (;;) {
+    const status = await client.ops[pollOperation[kind]]({ query: { id } });
+    options.onProgress?.(status);
+    if (jobFinished(status)) {
+      const word = status.status?.toLowerCase();
+      if (word === "failed" || word === "error" || status.error) {
+        throw new MediahostError({
+          kind: "http",
+          operation: pollOperation[kind],
+          status: 200,
+          subject: `job ${id}`,
+          serviceMessage: status.error ?? `job ${word}`,
+        });
+      }
+      return status;
+    }
+    if (Date.now() + interval > deadline) {
+      throw new MediahostError({
+        kind: "network",
+        operation: pollOperation[kind],
+        subject: `job ${id}`,
+        serviceMessage: `job not finished after ${Math.round(timeoutMs / 1000)} s (progress ${status.progress})`,
+      });
+    }
+    await sleep(interval);
+    interval = Math.min(interval * 2, 2_000);
+  }
+}

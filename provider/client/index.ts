@@ -1,0 +1,12 @@
+export {
+  type ClientEvent,
+  type ClientOptions,
+  type ClientStats,
+  MediahostClient,
+  normalizeBaseUrl,
+  USER_AGENT,
+} from "./client";
+export { MediahostError, type MediahostErrorKind } from "./errors";
+export { type JobKind, jobFinished, listFolder, searchAll, waitForJob } from "./helpers";
+export { type CounterState, countersFromHeaders } from "./rate-limits";
+export { sharedTokenCache, TokenCache } from "./tokens";

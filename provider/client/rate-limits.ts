@@ -1,0 +1,68 @@
+// Rate-limit counters as the service reports them in response headers. Two header variants
+// exist (observed.md) and both are read: `x-ratelimit-*` with a `type` naming the counter, and
+// `x-global-ratelimit-*` for the global REST counter. The earlier variant sends `x-ratelimit-*`
+// with type `rest:global`, which lands in the same place.
+import { GLOBAL_COUNTER } from "../api/operations";
+
+export interface CounterState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the counter's window frees up. */
+  reset: number;
+  /** When this reading was taken (ms since epoch). */
+  seenAt: number;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function num(headers: Headers, name: string): number | undefined {
+  const raw = headers[name];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function str(headers: Headers, name: string): string | undefined {
+  const raw = headers[name];
+  return Array.isArray(raw) ? raw[0] : raw;
+}
+
+/** Reads every counter a response reports. */
+export function countersFromHeaders(headers: Headers, now = Date.now()): Map<string, CounterState> {
+  const out = new Map<string, CounterState>();
+  const read = (prefix: string, name: string | undefined) => {
+    const limit = num(headers, `${prefix}-limit`);
+    const remaining = num(headers, `${prefix}-remaining`);
+    const reset = num(headers, `${prefix}-reset`);
+    if (name && limit !== undefined && remaining !== undefined && reset !== undefined) {
+      out.set(name, { limit, remaining, reset, seenAt: now });
+    }
+  };
+  read("x-global-ratelimit", GLOBAL_COUNTER);
+  read("x-ratelimit", str(headers, "x-ratelimit-type") ?? GLOBAL_COUNTER);
+  return out;
+}
+
+/**
+ * What a 429 says about when to come back: the reset of the counter named in the headers, or
+ * failing that the time written in the message ("... may resume at <time>").
+ */
+export function rateLimitFrom(
+  headers: Headers,
+  message: string | undefined,
+  now = Date.now(),
+): { counter?: string; resetAt?: Date } {
+  const counters = countersFromHeaders(headers, now);
+  const type = str(headers, "x-ratelimit-type");
+  const exhausted =
+    [...counters.entries()].find(([, c]) => c.remaining <= 0) ??
+    (type ? [type, counters.get(type)] : undefined) ??
+    [...counters.entries()][0];
+  const fromMessage = message?.match(/rate limit exceeded for ([\w:.-]+)/i)?.[1];
+  const counter = exhausted?.[0] ?? fromMessage;
+  if (exhausted?.[1]) return { counter, resetAt: new Date(exhausted[1].reset * 1000) };
+  const iso = message?.match(/\d{4}-\d{2}-\d{2}T[\d:.]+Z?/)?.[0];
+  const parsed = iso ? Date.parse(iso) : Number.NaN;
+  return { counter, resetAt: Number.isNaN(parsed) ? undefined : new Date(parsed) };
+}

@@ -1,0 +1,439 @@
+// The client's policies against a real HTTP server on loopback, scripted per test.
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  listFolder,
+  MediahostClient,
+  MediahostError,
+  normalizeBaseUrl,
+  TokenCache,
+  waitForJob,
+} from "../../provider/client";
+import { renewTime } from "../../provider/client/tokens";
+import { json, type Recorded, startServer, tokenEndpoint } from "./helpers/http-server";
+
+const SECRET = "s3cr3t-client-value";
+let server: Awaited<ReturnType<typeof startServer>> | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A client with its own token cache, instant backoff and recorded sleeps. */
+function clientFor(url: string, extra: Partial<ConstructorParameters<typeof MediahostClient>[0]> = {}) {
+  const sleeps: number[] = [];
+  const client = new MediahostClient({
+    baseUrl: url,
+    clientId: "demo-client",
+    clientSecret: SECRET,
+    tokenCache: new TokenCache(),
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 0.5,
+    ...extra,
+  });
+  return { client, sleeps };
+}
+
+const account = { alias: "demo", aliases: {} };
+
+describe("base URL", () => {
+  it("refuses plain http except on loopback", () => {
+    expect(() => normalizeBaseUrl("http://api.example.com")).toThrow(
+      /plain http is allowed only for loopback/,
+    );
+    expect(normalizeBaseUrl("http://127.0.0.1:8080/")).toBe("http://127.0.0.1:8080");
+    expect(normalizeBaseUrl("http://localhost:1/v2")).toBe("http://localhost:1");
+    expect(normalizeBaseUrl("https://api.example.com/v2/")).toBe("https://api.example.com");
+    expect(() => normalizeBaseUrl("ftp://x")).toThrow(/must use https/);
+  });
+});
+
+describe("input validation", () => {
+  it("fails before sending anything, naming the field and the rule", async () => {
+    server = await startServer((_req, res) => json(res, 200, {}));
+    const { client } = clientFor(server.url);
+    const err = await client.ops.mkdir({ query: { dirname: "photos" } }).catch((e) => e);
+    expect(err).toBeInstanceOf(MediahostError);
+    expect(err.kind).toBe("invalid");
+    expect(err.message).toBe('mkdir (photos): invalid input: query.dirname: must begin with "/"');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("tokens", () => {
+  it("mints one token for many concurrent callers and sends it as a bearer token", async () => {
+    const state = { issued: 0 };
+    server = await startServer(async (req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 200, account);
+    });
+    const { client } = clientFor(server.url);
+    await Promise.all(Array.from({ length: 20 }, () => client.ops.getAccount()));
+    expect(state.issued).toBe(1);
+    const gets = server.requests.filter((r) => r.path === "/v2/account");
+    expect(gets).toHaveLength(20);
+    expect(new Set(gets.map((r) => r.headers.authorization))).toEqual(new Set(["Bearer tok-1"]));
+    const tokenBody = JSON.parse(server.requests[0]!.body);
+    expect(tokenBody).toEqual({ clientId: "demo-client", clientSecret: SECRET });
+  });
+
+  it("shares a token between clients of the same account through the cache", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 200, account);
+    });
+    const cache = new TokenCache();
+    await clientFor(server.url, { tokenCache: cache }).client.ops.getAccount();
+    await clientFor(server.url, { tokenCache: cache }).client.ops.getAccount();
+    expect(state.issued).toBe(1);
+  });
+
+  it("re-mints once on 401 and retries the call", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      if (req.headers.authorization === "Bearer tok-1")
+        return json(res, 401, { message: "Missing authentication" });
+      json(res, 200, account);
+    });
+    const { client } = clientFor(server.url);
+    await expect(client.ops.getAccount()).resolves.toMatchObject({ alias: "demo" });
+    expect(state.issued).toBe(2);
+  });
+
+  it("gives up after the second 401 with the service's message", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 401, { message: "Missing authentication" });
+    });
+    const { client } = clientFor(server.url);
+    const err = await client.ops.getAccount().catch((e) => e);
+    expect(err.message).toBe("getAccount: HTTP 401: Missing authentication");
+    expect(state.issued).toBe(2);
+  });
+
+  it("renews shortly before expiry", async () => {
+    expect(renewTime(0, 1200)).toBe(1_170_000); // 30 s margin on a 20-minute token
+    expect(renewTime(0, 5)).toBe(4_000); // a fifth of a 5-second token
+    const cache = new TokenCache();
+    let minted = 0;
+    const mint = async () => ({ token: `t${++minted}`, renewAt: 1_000 });
+    expect(await cache.get("k", mint, 0)).toBe("t1");
+    expect(await cache.get("k", mint, 999)).toBe("t1");
+    expect(await cache.get("k", mint, 1_000)).toBe("t2");
+  });
+
+  it("reports wrong credentials without the secret", async () => {
+    server = await startServer((_req, res) => json(res, 401, { message: `invalid client secret ${SECRET}` }));
+    const { client } = clientFor(server.url);
+    const err = await client.ops.getAccount().catch((e) => e);
+    expect(err.message).toBe("token: HTTP 401: invalid client secret [redacted]");
+    expect(JSON.stringify(err)).not.toContain(SECRET);
+  });
+});
+
+describe("rate limits", () => {
+  function limited(resetInSeconds: number) {
+    const state = { issued: 0, limited: 0 };
+    return {
+      state,
+      handler: (req: Recorded, res: import("node:http").ServerResponse) => {
+        if (tokenEndpoint(req, res, state)) return;
+        if (state.limited === 0) {
+          state.limited++;
+          const reset = Math.ceil(Date.now() / 1000) + resetInSeconds;
+          return json(
+            res,
+            429,
+            { statusCode: 429, error: "Too Many Requests", message: "rate limit exceeded" },
+            {
+              "x-ratelimit-limit": "50",
+              "x-ratelimit-remaining": "0",
+              "x-ratelimit-reset": String(reset),
+              "x-ratelimit-type": "rest:post:account",
+            },
+          );
+        }
+        res.writeHead(200, {
+          "x-ratelimit-limit": "50",
+          "x-ratelimit-remaining": "49",
+          "x-ratelimit-reset": "1",
+          "x-ratelimit-type": "rest:post:account",
+        });
+        res.end();
+      },
+    };
+  }
+
+  it("waits for the reset when it is within the bound, then succeeds", async () => {
+    const { handler } = limited(2);
+    server = await startServer(handler);
+    const { client, sleeps } = clientFor(server.url, { maxRateLimitWaitMs: 10_000 });
+    await expect(client.ops.updateAccount({ body: { minify: { enabled: true } } })).resolves.toBeUndefined();
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(1_000);
+    expect(sleeps[0]).toBeLessThan(3_600);
+    expect(client.stats.rateLimitWaits).toBe(1);
+    expect(client.counters.get("rest:post:account")).toMatchObject({ limit: 50, remaining: 49 });
+  });
+
+  it("fails naming the counter and the reset time when the reset is too far", async () => {
+    const { handler } = limited(3600);
+    server = await startServer(handler);
+    const { client, sleeps } = clientFor(server.url, { maxRateLimitWaitMs: 10_000 });
+    const err = await client.ops.updateAccount({ body: { minify: { enabled: true } } }).catch((e) => e);
+    expect(err.kind).toBe("rateLimited");
+    expect(err.counter).toBe("rest:post:account");
+    expect(err.resetAt.getTime()).toBeGreaterThan(Date.now() + 3_000_000);
+    expect(err.message).toMatch(
+      /rate limit exceeded for counter rest:post:account; it resets at \d{4}-\d{2}-\d{2}T/,
+    );
+    expect(sleeps).toHaveLength(0);
+  });
+
+  it("reads the global counter from both header variants", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      const variant: Record<string, string> =
+        req.path === "/v2/account"
+          ? {
+              "x-global-ratelimit-limit": "7000",
+              "x-global-ratelimit-remaining": "6990",
+              "x-global-ratelimit-reset": "100",
+            }
+          : {
+              "x-ratelimit-limit": "7000",
+              "x-ratelimit-remaining": "6980",
+              "x-ratelimit-reset": "200",
+              "x-ratelimit-type": "rest:global",
+            };
+      json(
+        res,
+        200,
+        req.path === "/v2/account"
+          ? account
+          : { plan: 1, burstable: 0, extra: 0, used: 0, files: 0, quotaExceededDate: null },
+        variant,
+      );
+    });
+    const { client } = clientFor(server.url);
+    await client.ops.getAccount();
+    expect(client.counters.get("rest:global")).toMatchObject({ limit: 7000, remaining: 6990, reset: 100 });
+    await client.ops.getStorage();
+    expect(client.counters.get("rest:global")).toMatchObject({ remaining: 6980, reset: 200 });
+  });
+});
+
+describe("retries", () => {
+  it("retries an idempotent call on 5xx with growing, jittered delays", async () => {
+    const state = { issued: 0, failures: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      if (state.failures < 3) {
+        state.failures++;
+        return json(res, state.failures === 2 ? 500 : 503, { message: "busy" });
+      }
+      json(res, 200, account);
+    });
+    const { client, sleeps } = clientFor(server.url, { backoff: { baseMs: 100, maxMs: 1_000 } });
+    await expect(client.ops.getAccount()).resolves.toMatchObject({ alias: "demo" });
+    expect(sleeps).toEqual([50, 100, 200]); // random() = 0.5 of 100, 200, 400
+    expect(client.stats.retries).toBe(3);
+  });
+
+  it("stops after maxAttempts with the last status", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 503, { message: "Service Unavailable" });
+    });
+    const { client } = clientFor(server.url, { maxAttempts: 3 });
+    const err = await client.ops.getAccount().catch((e) => e);
+    expect(err.message).toBe("getAccount: HTTP 503: Service Unavailable");
+    expect(server.calls("/v2/account")).toBe(3);
+  });
+
+  it("does not retry a call that must not be repeated", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 500, { message: "boom" });
+    });
+    const { client } = clientFor(server.url);
+    await expect(client.ops.startZip({ body: { filenames: ["/a"] } })).rejects.toThrow(
+      "startZip: HTTP 500: boom",
+    );
+    expect(server.calls("/v2/files/zip")).toBe(1);
+  });
+
+  it("treats 'exists' after a lost mkdir answer as success, not an error", async () => {
+    const state = { issued: 0, created: false };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      if (!state.created) {
+        state.created = true; // applied, then the answer is lost
+        res.socket?.destroy();
+        return;
+      }
+      json(res, 409, { name: "PathExists", message: `Path already exists: ${req.query.get("dirname")}` });
+    });
+    const { client } = clientFor(server.url);
+    await expect(client.ops.mkdir({ query: { dirname: "/photos" } })).resolves.toBeUndefined();
+    expect(server.calls("/v2/files/mkdir")).toBe(2);
+  });
+
+  it("still reports 'exists' when the folder was there before the first attempt", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 409, { name: "PathExists", message: "Path already exists: /photos" });
+    });
+    const { client } = clientFor(server.url);
+    const err = await client.ops.mkdir({ query: { dirname: "/photos" } }).catch((e) => e);
+    expect(err.message).toBe("mkdir (/photos): HTTP 409: Path already exists: /photos");
+    expect(err.isConflictExists).toBe(true);
+  });
+
+  it("returns the sub-account after a lost creation answer", async () => {
+    const state = { issued: 0, n: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      if (state.n++ === 0) return void res.socket?.destroy();
+      json(res, 409, { statusCode: 409, error: "Conflict", message: "Sub-account already exists: shop" });
+    });
+    const { client } = clientFor(server.url);
+    await expect(client.ops.createSubAccount({ body: { alias: "shop" } })).resolves.toEqual({
+      alias: "shop",
+    });
+  });
+
+  it("gives a network error after the attempts when nothing answers", async () => {
+    server = await startServer((_req, res) => void res.socket?.destroy());
+    const { client } = clientFor(server.url, { maxAttempts: 2 });
+    const err = await client.ops.getAccount().catch((e) => e);
+    expect(err.kind).toBe("network");
+    expect(err.message).toMatch(/^token: no answer from the service after 2 attempt\(s\)/);
+  });
+});
+
+describe("errors and headers", () => {
+  it("carries operation, status, the service message (message, error, then name) and the subject", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      if (req.path === "/v2/files/stat")
+        return json(res, 404, { name: "NotFound", message: "No such file or directory: /x" });
+      if (req.path === "/v2/files/delete") return json(res, 409, { name: "DirectoryNotEmpty" });
+      json(res, 400, { statusCode: 400, error: "Bad Request" });
+    });
+    const { client } = clientFor(server.url);
+    const stat = await client.ops.stat({ query: { filename: "/x" } }).catch((e) => e);
+    expect(stat).toMatchObject({
+      operation: "stat",
+      status: 404,
+      subject: "/x",
+      serviceMessage: "No such file or directory: /x",
+    });
+    const del = await client.ops.deleteFile({ query: { filename: "/d" } }).catch((e) => e);
+    expect(del.message).toBe("deleteFile (/d): HTTP 409: DirectoryNotEmpty");
+    const acc = await client.ops.getAccount().catch((e) => e);
+    expect(acc.message).toBe("getAccount: HTTP 400: Bad Request");
+  });
+
+  it("never puts the token or a body secret into an error", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 400, { message: `bad request ${req.body} with ${req.headers.authorization}` });
+    });
+    const { client } = clientFor(server.url, { maxAttempts: 1 });
+    const password = "fetch-password-123";
+    const err = await client.ops
+      .updateAccount({
+        body: {
+          fetching: {
+            enabled: true,
+            type: "http",
+            http: { url: "https://o.example", auth: { enabled: true, username: "u", password } },
+          },
+        },
+      })
+      .catch((e) => e);
+    expect(err.message).toContain("[redacted]");
+    expect(err.message).not.toContain(password);
+    expect(err.message).not.toContain("tok-1");
+  });
+
+  it("sends its User-Agent", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 200, account);
+    });
+    await clientFor(server.url).client.ops.getAccount();
+    expect(server.requests[1]!.headers["user-agent"]).toMatch(/^pulumi-mediahost\/\d+\.\d+\.\d+$/);
+  });
+
+  it("rejects a response that lacks documented fields", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 200, { contents: [{ filename: "a" }] });
+    });
+    const err = await clientFor(server.url)
+      .client.ops.readdir({ query: { dirname: "/" } })
+      .catch((e) => e);
+    expect(err.kind).toBe("response");
+    expect(err.message).toMatch(/^readdir \(\/\): unexpected response from the service: contents\.0\.mtime/);
+  });
+});
+
+describe("helpers", () => {
+  it("lists a folder across pages by following continuation", async () => {
+    const state = { issued: 0 };
+    const entry = (n: number) => ({
+      filename: `f${n}`,
+      mtime: "2026-01-01T00:00:00Z",
+      size: 1,
+      isDirectory: false,
+      meta: {},
+    });
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      const page = Number(req.query.get("continuation") ?? 0);
+      json(res, 200, {
+        contents: Array.from({ length: page < 2 ? 100 : 30 }, (_, i) => entry(page * 100 + i)),
+        ...(page < 2 ? { continuation: String(page + 1) } : {}),
+      });
+    });
+    const names: string[] = [];
+    for await (const e of listFolder(clientFor(server.url).client, "/big")) names.push(e.filename);
+    expect(names).toHaveLength(230);
+    expect(names[229]).toBe("f229");
+    expect(server.calls("/v2/files/readdir")).toBe(3);
+  });
+
+  it("polls a job until done and reports progress", async () => {
+    const state = { issued: 0, polls: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      state.polls++;
+      json(res, 200, {
+        progress: Math.min(100, state.polls * 40),
+        result: state.polls >= 3 ? [{ filename: "a.zip", size: 1, url: "u" }] : undefined,
+      });
+    });
+    const seen: number[] = [];
+    const { client } = clientFor(server.url);
+    const done = await waitForJob(client, "zip", "j1", {
+      onProgress: (s) => seen.push(s.progress),
+      sleep: async () => {},
+    });
+    expect(seen).toEqual([40, 80, 100]);
+    expect(done.result).toHaveLength(1);
+  });
+});
