@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// mediahost-emulator: the local /v2 server on its own. Prints one line
+// `listening on http://HOST:PORT` on stdout once ready; SIGTERM or SIGINT stop it (exit 0).
+import { parseArgs } from "node:util";
+import type { Credentials } from "./accounts";
+import { type EmulatorOptions, startEmulator } from "./index";
+
+const USAGE = `usage: mediahost-emulator [--host 127.0.0.1] [--port 0] [--client-id ID] [--client-secret SECRET]
+  [--alias NAME] [--account ALIAS=ID:SECRET ...] [--data DIR] [--latency-ms N] [--latency-jitter-ms N]
+  [--fault-rate P] [--drop-rate P] [--seed N] [--aliases-update merge|replace] [--token-ttl S]`;
+
+function fail(message: string): never {
+  process.stderr.write(`mediahost-emulator: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function number(
+  name: string,
+  raw: string | undefined,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+    fail(`--${name} must be a number from ${min} to ${max}`);
+  return n;
+}
+
+function account(spec: string): Credentials {
+  const m = /^([^=]+)=([^:]+):(.*)$/.exec(spec);
+  if (!m) fail(`--account must look like ALIAS=ID:SECRET, got "${spec}"`);
+  return { alias: m[1] as string, clientId: m[2] as string, clientSecret: m[3] as string };
+}
+
+export function parseCli(argv: string[]): EmulatorOptions {
+  let values: Record<string, string | string[] | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        "client-id": { type: "string" },
+        "client-secret": { type: "string" },
+        alias: { type: "string" },
+        account: { type: "string", multiple: true },
+        data: { type: "string" },
+        "latency-ms": { type: "string" },
+        "latency-jitter-ms": { type: "string" },
+        "fault-rate": { type: "string" },
+        "drop-rate": { type: "string" },
+        seed: { type: "string" },
+        "aliases-update": { type: "string" },
+        "token-ttl": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const str = (k: string) => values[k] as string | undefined;
+  const aliasesUpdate = str("aliases-update");
+  if (aliasesUpdate !== undefined && aliasesUpdate !== "merge" && aliasesUpdate !== "replace") {
+    fail("--aliases-update must be merge or replace");
+  }
+  const options: EmulatorOptions = {
+    host: str("host"),
+    port: number("port", str("port"), 0, 65535),
+    clientId: str("client-id"),
+    clientSecret: str("client-secret"),
+    alias: str("alias"),
+    accounts: ((values.account as string[] | undefined) ?? []).map(account),
+    dataDir: str("data"),
+    latencyMs: number("latency-ms", str("latency-ms"), 0),
+    latencyJitterMs: number("latency-jitter-ms", str("latency-jitter-ms"), 0),
+    faultRate: number("fault-rate", str("fault-rate"), 0, 1),
+    dropRate: number("drop-rate", str("drop-rate"), 0, 1),
+    seed: number("seed", str("seed"), 0),
+    aliasesUpdate,
+    tokenTtlSeconds: number("token-ttl", str("token-ttl"), 1),
+  };
+  // undefined means "the default": drop the keys not given
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as EmulatorOptions;
+}
+
+async function main(): Promise<void> {
+  const emulator = await startEmulator(parseCli(process.argv.slice(2))).catch((e: Error) => fail(e.message));
+  process.stdout.write(`listening on ${emulator.url}\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    emulator.stop().then(
+      () => process.exit(0),
+      (e: Error) => {
+        process.stderr.write(`mediahost-emulator: ${e.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,67 @@
+// What the routes share: the accounts and their trees, persistence, fault settings, jobs, the
+// request log and the token key. One per running emulator.
+import type { Account, AliasesUpdate, Credentials } from "./accounts";
+import { bearerToken, DEFAULT_TOKEN_TTL, readTokenClaims, SCOPES, signJwt } from "./auth";
+import type { BlobStore } from "./blobs";
+import { unauthorized } from "./errors";
+import type { Faults } from "./faults";
+import { JobRunner } from "./jobs";
+import type { Journal } from "./persistence";
+import { RequestLog } from "./requestlog";
+import { Store, World } from "./state";
+
+export class Context {
+  readonly world: World;
+  readonly store: Store;
+  readonly jobs: JobRunner;
+  readonly log = new RequestLog();
+  aliasesUpdate: AliasesUpdate;
+  /** http://host:port, known once listening. */
+  baseUrl = "";
+
+  constructor(
+    blobs: BlobStore,
+    readonly journal: Journal | undefined,
+    readonly key: Buffer,
+    readonly faults: Faults,
+    /** Accounts of the command line: what a reset goes back to. */
+    readonly initialAccounts: Credentials[],
+    aliasesUpdate: AliasesUpdate,
+    world?: World,
+  ) {
+    this.world = world ?? new World(blobs);
+    this.store = new Store(this.world, journal);
+    this.jobs = new JobRunner(this.store);
+    this.aliasesUpdate = aliasesUpdate;
+  }
+
+  issueToken(account: Account, expiresIn: number | undefined, now: number): Record<string, unknown> {
+    const ttl = this.faults.settings.tokenTtlSeconds ?? expiresIn ?? DEFAULT_TOKEN_TTL;
+    const iat = Math.floor(now / 1000);
+    const claims = { use: "api", sub: account.alias, cid: account.clientId, iat, exp: iat + ttl };
+    const token = signJwt(claims, this.key);
+    return { token, expiresIn: ttl, scope: SCOPES };
+  }
+
+  /** The account a request's bearer token belongs to; 401 for anything else. */
+  authenticate(authorization: string | undefined, now: number): Account {
+    const token = bearerToken(authorization);
+    if (!token) throw unauthorized();
+    const account = this.accountOf(token, "api", now);
+    if (!account) throw unauthorized("Invalid or expired token");
+    return account;
+  }
+
+  /** The account of a valid token issued by this emulator for `use`, if it still exists. */
+  accountOf(token: string, use: "api" | "tus", now: number): Account | undefined {
+    const claims = readTokenClaims(token, this.key, Math.floor(now / 1000), use);
+    const account = claims && this.world.account(claims.sub);
+    return account && account.clientId === claims.cid ? account : undefined;
+  }
+
+  async reset(): Promise<void> {
+    await this.store.commit({ type: "reset", accounts: this.initialAccounts, time: Date.now() });
+    this.jobs.clear();
+    this.log.clear();
+  }
+}

@@ -1,0 +1,80 @@
+// Fault injection for tests and benchmarks: latency with jitter, a share of answers replaced by
+// 500, 503 or a dropped connection, and lost responses after an operation was applied. Every
+// random choice comes from one seeded generator, so a run is repeatable.
+
+export interface FaultSettings {
+  /** Share (0..1) of /v2 requests answered with 500, 503 or a dropped connection. */
+  faultRate: number;
+  /** Further share (0..1) of /v2 requests whose connection is dropped without an answer. */
+  dropRate: number;
+  latencyMs: number;
+  /** Up to this many milliseconds are added at random to `latencyMs`. */
+  latencyJitterMs: number;
+  /** Overrides the lifetime of every token issued from now on. */
+  tokenTtlSeconds?: number;
+  seed: number;
+}
+
+export type Fault = { kind: "status"; status: 500 | 503 } | { kind: "drop" };
+
+/** mulberry32: small, fast and good enough to pick faults. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Faults {
+  settings: FaultSettings;
+  private random: () => number;
+  private readonly dropAfter = new Map<string, number>();
+
+  constructor(settings: Partial<FaultSettings> = {}) {
+    this.settings = { faultRate: 0, dropRate: 0, latencyMs: 0, latencyJitterMs: 0, seed: 1, ...settings };
+    this.random = generator(this.settings.seed);
+  }
+
+  update(change: Partial<FaultSettings> & { dropAfterApply?: { operation: string; count: number } }): void {
+    const { dropAfterApply, ...rest } = change;
+    this.settings = { ...this.settings, ...rest };
+    if (rest.seed !== undefined) this.random = generator(rest.seed);
+    if (dropAfterApply) this.dropAfter.set(dropAfterApply.operation, dropAfterApply.count);
+  }
+
+  /** Milliseconds to hold a request before handling it. */
+  delay(): number {
+    const { latencyMs, latencyJitterMs } = this.settings;
+    if (latencyMs <= 0 && latencyJitterMs <= 0) return 0;
+    return latencyMs + Math.floor(this.random() * latencyJitterMs);
+  }
+
+  /** The fault that replaces this request's answer, if any. */
+  roll(): Fault | undefined {
+    const { faultRate, dropRate } = this.settings;
+    if (faultRate > 0 && this.random() < faultRate) {
+      const pick = Math.floor(this.random() * 3);
+      return pick === 2 ? { kind: "drop" } : { kind: "status", status: pick === 0 ? 500 : 503 };
+    }
+    if (dropRate > 0 && this.random() < dropRate) return { kind: "drop" };
+    return undefined;
+  }
+
+  /** True when this applied call of `operation` must lose its response. */
+  takeDropAfterApply(operation: string): boolean {
+    const left = this.dropAfter.get(operation);
+    if (!left) return false;
+    if (left <= 1) this.dropAfter.delete(operation);
+    else this.dropAfter.set(operation, left - 1);
+    return true;
+  }
+
+  /** What POST /_emulator/faults answers: the settings in force, pending lost responses included. */
+  view(): Record<string, unknown> {
+    return { ...this.settings, dropAfterApply: Object.fromEntries(this.dropAfter) };
+  }
+}

@@ -1,0 +1,269 @@
+// Files and folders: tree operations, listing, stat, download, remote fetch, signed URLs,
+// search, jobs and tus upload links.
+import { randomBytes } from "node:crypto";
+import { FETCH_MAX_FILESIZE } from "../accounts";
+import { signJwt } from "../auth";
+import type { Context } from "../context";
+import { ApiError, badRequest, httpError, notFound } from "../errors";
+import { fileContent } from "../media";
+import { search } from "../search";
+import type { TreeNode } from "../tree";
+import { cleanPath, type Handlers, Raw, seconds } from "./types";
+
+type FileOps =
+  | "mkdir"
+  | "deleteFile"
+  | "copy"
+  | "rename"
+  | "stat"
+  | "readdir"
+  | "download"
+  | "fetch"
+  | "createJwt"
+  | "search"
+  | "startZip"
+  | "getZipJob"
+  | "startBatchDelete"
+  | "getBatchDeleteJob"
+  | "getTusLocations"
+  | "getTusUrl";
+
+export const PAGE_SIZE = 100;
+export const TUS_LOCATIONS = ["local"];
+const TUS_LINK_TTL = 3600;
+const FETCH_TIMEOUT_MS = 30_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const encodePath = (path: string) => path.split("/").map(encodeURIComponent).join("/");
+
+export function statView(node: TreeNode): Record<string, unknown> {
+  if (node.kind === "dir") {
+    return { mtime: iso(node.mtime), ctime: iso(node.ctime), size: 0, isDirectory: true, meta: {} };
+  }
+  return {
+    mtime: iso(node.mtime),
+    ctime: iso(node.ctime),
+    contentType: node.contentType,
+    size: node.size,
+    isDirectory: false,
+    meta: { ...node.media },
+  };
+}
+
+function entryView(name: string, node: TreeNode): Record<string, unknown> {
+  if (node.kind === "dir")
+    return { filename: name, mtime: iso(node.mtime), size: 0, isDirectory: true, meta: {} };
+  return {
+    filename: name,
+    mtime: iso(node.mtime),
+    contentType: node.contentType,
+    size: node.size,
+    isDirectory: false,
+    meta: { ...node.media },
+  };
+}
+
+interface Attempt {
+  url: string;
+  date: string;
+  statusCode?: number;
+  error?: string;
+}
+
+class FetchFailure extends Error {
+  constructor(
+    message: string,
+    readonly statusCode?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** GETs a remote file; credentials in the URL become basic authentication like `auth`. */
+async function download(
+  raw: string,
+  auth: { username: string; password: string } | undefined,
+): Promise<{ data: Buffer; contentType: string | null; status: number }> {
+  const url = new URL(raw);
+  const user =
+    auth ??
+    (url.username
+      ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
+      : undefined);
+  url.username = "";
+  url.password = "";
+  const headers: Record<string, string> = {};
+  if (user)
+    headers.authorization = `Basic ${Buffer.from(`${user.username}:${user.password}`).toString("base64")}`;
+  const res = await fetch(url, { headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  if (!res.ok || !res.body) {
+    await res.body?.cancel();
+    throw new FetchFailure(`remote answered HTTP ${res.status}`, res.status);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.length;
+    if (size > FETCH_MAX_FILESIZE)
+      throw new FetchFailure(`file larger than ${FETCH_MAX_FILESIZE} bytes`, res.status);
+    chunks.push(Buffer.from(chunk));
+  }
+  return { data: Buffer.concat(chunks), contentType: res.headers.get("content-type"), status: res.status };
+}
+
+async function fetchOne(
+  ctx: Context,
+  alias: string,
+  item: { url: string; filename: string; auth?: { username: string; password: string } },
+): Promise<Record<string, unknown>> {
+  const filename = cleanPath(item.filename, "filename");
+  const attempt: Attempt = { url: item.url, date: new Date().toISOString() };
+  try {
+    const { data, contentType, status } = await download(item.url, item.auth);
+    attempt.statusCode = status;
+    const blobs = ctx.world.blobs;
+    const hash = await blobs.put(data);
+    try {
+      const content = fileContent(hash, data.length, data, filename, contentType);
+      await ctx.store.commit({
+        type: "writeFile",
+        account: alias,
+        path: filename,
+        content,
+        time: Date.now(),
+      });
+    } finally {
+      blobs.release(hash);
+    }
+    return { filename, success: true, attempted: true, attempts: [attempt], retryAfter: null };
+  } catch (e) {
+    if (e instanceof FetchFailure && e.statusCode !== undefined) attempt.statusCode = e.statusCode;
+    attempt.error =
+      e instanceof ApiError ? e.message : (((e as Error).cause as Error)?.message ?? (e as Error).message);
+    await ctx.store.commit({
+      type: "event",
+      account: alias,
+      event: {
+        id: randomBytes(12).toString("hex"),
+        timestamp: new Date().toISOString(),
+        module: "fetching",
+        type: "fetch.failed",
+        level: "error",
+        filename,
+        message: `Fetching ${item.url} failed: ${attempt.error}`,
+        details: {
+          url: item.url,
+          ...(attempt.statusCode !== undefined ? { statusCode: attempt.statusCode } : {}),
+        },
+      },
+    });
+    return { filename, success: false, attempted: true, attempts: [attempt], retryAfter: null };
+  }
+}
+
+export const fileHandlers: Pick<Handlers, FileOps> = {
+  mkdir: async ({ ctx, account, query, now }) => {
+    const path = cleanPath(query.dirname, "dirname");
+    await ctx.store.commit({ type: "mkdir", account: account.alias, path, time: now });
+  },
+  deleteFile: async ({ ctx, account, query }) => {
+    const path = cleanPath(query.filename, "filename");
+    await ctx.store.commit({ type: "delete", account: account.alias, path, recursive: false });
+  },
+  copy: async ({ ctx, account, query, now }) => {
+    const [from, to] = [cleanPath(query.from, "from"), cleanPath(query.to, "to")];
+    await ctx.store.commit({ type: "copy", account: account.alias, from, to, time: now });
+  },
+  rename: async ({ ctx, account, query }) => {
+    const [from, to] = [cleanPath(query.from, "from"), cleanPath(query.to, "to")];
+    await ctx.store.commit({ type: "rename", account: account.alias, from, to });
+  },
+
+  stat: ({ account, query }) => statView(account.tree.require(cleanPath(query.filename, "filename"))),
+
+  /** Entries in name order; `continuation` is the last name of the previous page, encoded. */
+  readdir: ({ account, query }) => {
+    const dir = account.tree.requireDir(cleanPath(query.dirname, "dirname"));
+    let after: string | undefined;
+    if (query.continuation !== undefined) {
+      after = Buffer.from(query.continuation, "base64url").toString("utf8");
+      if (Buffer.from(after).toString("base64url") !== query.continuation)
+        throw badRequest("continuation: is not valid");
+    }
+    const names = [...dir.children.keys()].sort().filter((n) => after === undefined || n > after);
+    const page = names.slice(0, PAGE_SIZE);
+    const out: Record<string, unknown> = {
+      contents: page.map((name) => entryView(name, dir.children.get(name) as TreeNode)),
+    };
+    if (names.length > PAGE_SIZE)
+      out.continuation = Buffer.from(page[page.length - 1] as string).toString("base64url");
+    return out;
+  },
+
+  download: ({ ctx, account, query, now }) => {
+    const path = cleanPath(query.filename, "filename");
+    const file = account.tree.requireFile(path);
+    account.stats.delivered(now, path, file.size, file.contentType);
+    return new Raw(ctx.world.blobs.open(file.blob), file.contentType, file.size);
+  },
+
+  /** Items are fetched one after the other before answering (`wait` is accepted, not needed). */
+  fetch: async ({ ctx, account, body }) => {
+    const results: Record<string, unknown>[] = [];
+    for (const item of body) results.push(await fetchOne(ctx, account.alias, item));
+    return results;
+  },
+
+  /**
+   * Protects the folder named (or the named file's folder) with `key`, as enabling JWT
+   * protection would, and answers a CDN URL signed with that key.
+   */
+  createJwt: async ({ ctx, account, body, now }) => {
+    const path = cleanPath(body.filename, "filename");
+    const alias = body.alias ?? account.alias;
+    const entry = account.aliases.get(alias);
+    if (!entry && alias !== account.alias) throw notFound(`Alias not found: ${alias}`);
+    const prefix = (entry?.prefix ?? "/").replace(/\/+$/, "");
+    if (prefix !== "" && path !== prefix && !path.startsWith(`${prefix}/`)) {
+      throw badRequest(`filename: must lie under the prefix ${prefix} of alias ${alias}`);
+    }
+    await ctx.store.commit({ type: "protect", account: account.alias, path, key: body.key });
+    const claims: Record<string, unknown> = { path, exp: seconds(now) + body.expiresIn };
+    if (body.secureParams) claims.args = body.secureParams;
+    const params = new URLSearchParams({ ...body.insecureParams, jwt: signJwt(claims, body.key) });
+    const relative = path.slice(prefix.length) || "/";
+    return { url: `${ctx.baseUrl}/cdn/${encodeURIComponent(alias)}${encodePath(relative)}?${params}` };
+  },
+
+  search: ({ account, body }) => search(account.tree, body),
+
+  startZip: ({ ctx, account, body }) => {
+    const filenames = body.filenames.map((f, i) => cleanPath(f, `filenames[${i}]`));
+    const id = ctx.jobs.startZip(account, filenames, body.zipFilename, (jobId, name) => {
+      return `${ctx.baseUrl}/downloads/${jobId}/${encodeURIComponent(name)}`;
+    });
+    return { id };
+  },
+  getZipJob: ({ ctx, account, query }) => ctx.jobs.get(account.alias, query.id, "zip"),
+  startBatchDelete: ({ ctx, account, body }) => {
+    const filenames = body.filenames.map((f, i) => cleanPath(f, `filenames[${i}]`));
+    return { id: ctx.jobs.startBatchDelete(account, filenames) };
+  },
+  getBatchDeleteJob: ({ ctx, account, query }) => ctx.jobs.get(account.alias, query.id, "batchDelete"),
+
+  getTusLocations: () => TUS_LOCATIONS,
+  /** An upload endpoint for tus clients; the link itself authorizes creating uploads. */
+  getTusUrl: ({ ctx, account, query, now }) => {
+    if (!TUS_LOCATIONS.includes(query.location)) throw notFound(`Unknown tus location: ${query.location}`);
+    const exp = seconds(now) + (query.expiresIn ?? TUS_LINK_TTL);
+    const token = signJwt({ use: "tus", sub: account.alias, cid: account.clientId, exp }, ctx.key);
+    return { url: `${ctx.baseUrl}/tus?token=${token}` };
+  },
+};
+
+/** Operations the emulator cannot truly perform: validated, then refused with 501. */
+export function notImplemented(what: string): () => never {
+  return () => {
+    throw httpError(501, `${what} is not available in the emulator`);
+  };
+}

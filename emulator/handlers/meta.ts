@@ -1,0 +1,120 @@
+// File meta (title, description, tags, approval, product), points of interest and folder options.
+import { randomBytes } from "node:crypto";
+import type { FolderOptions } from "../tree";
+import { splitPath } from "../tree";
+import { cleanPath, type Handlers } from "./types";
+
+type MetaOps =
+  | "getMeta"
+  | "setMeta"
+  | "getFolderOptions"
+  | "setFolderOptions"
+  | "getPoi"
+  | "setPoi"
+  | "deletePoi"
+  | "getApproval"
+  | "setApproval"
+  | "getDescription"
+  | "setDescription"
+  | "getProduct"
+  | "setProduct"
+  | "getTags"
+  | "addTags"
+  | "removeTags"
+  | "getTitle"
+  | "setTitle";
+
+const file = (query: { filename: string }) => cleanPath(query.filename, "filename");
+
+export const metaHandlers: Pick<Handlers, MetaOps> = {
+  /** Only the meta that was set: a key never written is absent. */
+  getMeta: ({ account, query }) => structuredClone(account.tree.require(file(query)).meta),
+  setMeta: async ({ ctx, account, query, body, now }) => {
+    await ctx.store.commit({
+      type: "setMeta",
+      account: account.alias,
+      path: file(query),
+      meta: body,
+      time: now,
+    });
+  },
+
+  getTitle: ({ account, query }) => ({ title: account.tree.require(file(query)).meta.title ?? "" }),
+  setTitle: async ({ ctx, account, query, body, now }) => {
+    await ctx.store.commit({
+      type: "setMeta",
+      account: account.alias,
+      path: file(query),
+      meta: body,
+      time: now,
+    });
+  },
+  getDescription: ({ account, query }) => ({
+    description: account.tree.require(file(query)).meta.description ?? "",
+  }),
+  setDescription: async ({ ctx, account, query, body, now }) => {
+    await ctx.store.commit({
+      type: "setMeta",
+      account: account.alias,
+      path: file(query),
+      meta: body,
+      time: now,
+    });
+  },
+  getProduct: ({ account, query }) => ({ ...account.tree.require(file(query)).meta.product }),
+  setProduct: async ({ ctx, account, query, body, now }) => {
+    const meta = { product: body };
+    await ctx.store.commit({ type: "setMeta", account: account.alias, path: file(query), meta, time: now });
+  },
+  getApproval: ({ account, query }) =>
+    account.tree.require(file(query)).meta.approval ?? { datetime: null, approved: false },
+  setApproval: async ({ ctx, account, query, body, now }) => {
+    const meta = { approval: body };
+    await ctx.store.commit({ type: "setMeta", account: account.alias, path: file(query), meta, time: now });
+  },
+
+  getTags: ({ account, query }) => ({ tags: [...(account.tree.require(file(query)).meta.tags ?? [])] }),
+  addTags: async ({ ctx, account, query, body, now }) => {
+    await ctx.store.commit({
+      type: "addTags",
+      account: account.alias,
+      path: file(query),
+      tags: body.tags,
+      time: now,
+    });
+  },
+  removeTags: async ({ ctx, account, query, body, now }) => {
+    const path = file(query);
+    await ctx.store.commit({ type: "removeTags", account: account.alias, path, tags: body.tags, time: now });
+  },
+
+  getPoi: ({ account, query }) => ({ points: structuredClone(account.tree.requireFile(file(query)).poi) }),
+  /** Points with an id replace the point of that id; points without one get a new id. */
+  setPoi: async ({ ctx, account, query, body }) => {
+    const points = body.points.map((p) => ({ ...p, id: p.id ?? randomBytes(6).toString("hex") }));
+    await ctx.store.commit({ type: "setPoi", account: account.alias, path: file(query), points });
+  },
+  /** Without `ids`, every point of the file goes. */
+  deletePoi: async ({ ctx, account, query, body }) => {
+    const mutation = { type: "deletePoi", account: account.alias, path: file(query) } as const;
+    await ctx.store.commit(body.ids ? { ...mutation, ids: body.ids } : mutation);
+  },
+
+  /** The folder's own options, or with `withInherited` its ancestors' merged in (nearest wins). */
+  getFolderOptions: ({ account, query }) => {
+    const path = file(query);
+    const dir = account.tree.requireDir(path);
+    if (!query.withInherited) return { ...dir.options };
+    const merged: FolderOptions = { ...account.tree.root.options };
+    let at = "";
+    for (const name of splitPath(path)) {
+      at = `${at}/${name}`;
+      Object.assign(merged, account.tree.requireDir(at).options);
+    }
+    return merged;
+  },
+  /** The body becomes the folder's options: keys left out are unset. */
+  setFolderOptions: async ({ ctx, account, query, body }) => {
+    await ctx.store.commit({ type: "setOptions", account: account.alias, path: file(query), options: body });
+  },
+};

@@ -1,0 +1,124 @@
+// The emulator in-process: startEmulator() for integration tests, and what the CLI runs.
+import * as fsp from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AliasesUpdate, Credentials } from "./accounts";
+import { type BlobStore, DiskBlobStore, MemoryBlobStore } from "./blobs";
+import { Context } from "./context";
+import { Control } from "./control";
+import { Faults } from "./faults";
+import { Journal, signingKey } from "./persistence";
+import { buildServer } from "./server";
+import { World } from "./state";
+import { createTusServer } from "./tus";
+
+export { Control } from "./control";
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** Credentials of the primary account (default demo-client / demo-secret). */
+  clientId?: string;
+  clientSecret?: string;
+  /** Alias of the primary account (default demo). */
+  alias?: string;
+  /** Further top-level accounts, each with its own credentials, tree and counters. */
+  accounts?: Credentials[];
+  /** Keep state in this folder (survives restarts); without it, state is in memory. */
+  dataDir?: string;
+  latencyMs?: number;
+  latencyJitterMs?: number;
+  faultRate?: number;
+  dropRate?: number;
+  seed?: number;
+  /** How POST /v2/account treats `aliases` (default merge). */
+  aliasesUpdate?: AliasesUpdate;
+  /** Lifetime of every token, overriding what token requests ask for. */
+  tokenTtlSeconds?: number;
+  /** Where diagnostics go (default stderr). */
+  log?: (message: string) => void;
+}
+
+export interface RunningEmulator {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  control: Control;
+}
+
+export const DEFAULT_ACCOUNT: Credentials = {
+  alias: "demo",
+  clientId: "demo-client",
+  clientSecret: "demo-secret",
+};
+
+function accountsOf(options: EmulatorOptions): Credentials[] {
+  const primary: Credentials = {
+    alias: options.alias ?? DEFAULT_ACCOUNT.alias,
+    clientId: options.clientId ?? DEFAULT_ACCOUNT.clientId,
+    clientSecret: options.clientSecret ?? DEFAULT_ACCOUNT.clientSecret,
+  };
+  const all = [primary, ...(options.accounts ?? [])];
+  for (const [i, a] of all.entries()) {
+    const clash = all.slice(0, i).find((b) => b.alias === a.alias || b.clientId === a.clientId);
+    if (clash) throw new Error(`accounts ${clash.alias} and ${a.alias} share an alias or a client id`);
+  }
+  return all;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const log = options.log ?? ((m: string) => process.stderr.write(`mediahost-emulator: ${m}\n`));
+  const accounts = accountsOf(options);
+  const dataDir = options.dataDir;
+  const blobs: BlobStore = dataDir ? await DiskBlobStore.open(join(dataDir, "blobs")) : new MemoryBlobStore();
+  const world = new World(blobs);
+  const journal = dataDir ? await Journal.open(dataDir, world, log) : undefined;
+  const faults = new Faults({
+    faultRate: options.faultRate ?? 0,
+    dropRate: options.dropRate ?? 0,
+    latencyMs: options.latencyMs ?? 0,
+    latencyJitterMs: options.latencyJitterMs ?? 0,
+    seed: options.seed ?? 1,
+    ...(options.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
+  });
+  const ctx = new Context(
+    blobs,
+    journal,
+    await signingKey(dataDir),
+    faults,
+    accounts,
+    options.aliasesUpdate ?? "merge",
+    world,
+  );
+  // the command line's accounts exist with the command line's credentials, whatever was stored
+  for (const creds of accounts) {
+    const a = world.account(creds.alias);
+    if (!a || a.clientId !== creds.clientId || a.clientSecret !== creds.clientSecret) {
+      await ctx.store.commit({ type: "addAccount", creds, time: Date.now() });
+    }
+  }
+  if (blobs instanceof DiskBlobStore) await blobs.collectOrphans();
+
+  const uploads = dataDir ? join(dataDir, "uploads") : await fsp.mkdtemp(join(tmpdir(), "mediahost-tus-"));
+  await fsp.mkdir(uploads, { recursive: true });
+  const control = new Control(ctx);
+  const app = buildServer(ctx, control, createTusServer(ctx, uploads));
+  const host = options.host ?? "127.0.0.1";
+  await app.listen({ host, port: options.port ?? 0 });
+  const port = (app.server.address() as AddressInfo).port;
+  ctx.baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      await app.close();
+      await journal?.close();
+      if (!dataDir) await fsp.rm(uploads, { recursive: true, force: true });
+    })();
+    return stopped;
+  };
+  return { url: ctx.baseUrl, port, stop, control };
+}

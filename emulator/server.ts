@@ -1,0 +1,189 @@
+// The HTTP server: one route per entry of the operation table, each going through the same
+// steps (authenticate, validate query and body with the table's schemas, count and enforce
+// rate limits, handle), plus CORS, fault injection, the request log and error mapping.
+
+import type { Server as TusServer } from "@tus/server";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import {
+  GLOBAL_COUNTER,
+  type OperationName,
+  type OperationSpec,
+  operations,
+} from "../provider/api/operations";
+import type { Account } from "./accounts";
+import { registerCdn } from "./cdn";
+import type { Context } from "./context";
+import { type Control, registerControl } from "./control";
+import { ApiError, httpError } from "./errors";
+import { handlers } from "./handlers";
+import { type Call, type Handler, Raw, type RequestContext, seconds } from "./handlers/types";
+import { registerTus } from "./tus";
+import { validate } from "./validation";
+
+/** Largest request body: a batch of 1000 paths of 1024 characters fits. */
+export const BODY_LIMIT = 4 * 1024 * 1024;
+
+const CORS_PREFLIGHT = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+  "access-control-allow-headers":
+    "Accept, Authorization, Content-Type, If-None-Match, Content-Length, User-Agent",
+  "access-control-max-age": "86400",
+  "access-control-expose-headers": "*",
+};
+
+const isApi = (url: string) => url === "/v2" || url.startsWith("/v2/") || url.startsWith("/v2?");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function rateHeaders(reply: FastifyReply, account: Account, counter: string | undefined, now: number): void {
+  const sec = seconds(now);
+  const g = account.limiter.state(GLOBAL_COUNTER, sec);
+  reply.header("x-global-ratelimit-limit", g.limit);
+  reply.header("x-global-ratelimit-remaining", g.remaining);
+  reply.header("x-global-ratelimit-reset", g.reset);
+  if (counter === undefined) return;
+  const c = account.limiter.state(counter, sec);
+  reply.header("x-ratelimit-limit", c.limit);
+  reply.header("x-ratelimit-remaining", c.remaining);
+  reply.header("x-ratelimit-reset", c.reset);
+  reply.header("x-ratelimit-type", counter);
+}
+
+/** Counts the call on every counter it consumes, or refuses it (429, nothing applied). */
+function enforceLimits(reply: FastifyReply, account: Account, specific: string[], now: number): void {
+  const sec = seconds(now);
+  const counters = [GLOBAL_COUNTER, ...specific];
+  const exceeded = account.limiter.exceeded(counters, sec);
+  if (!exceeded) account.limiter.consume(counters, sec);
+  rateHeaders(reply, account, exceeded && exceeded !== GLOBAL_COUNTER ? exceeded : specific[0], now);
+  if (exceeded) {
+    const resume = new Date(account.limiter.state(exceeded, sec).reset * 1000).toISOString();
+    throw httpError(429, `rate limit exceeded for ${exceeded}; requests may resume at ${resume}`);
+  }
+}
+
+/** Closes the connection without an answer: a lost response, as the client sees it. */
+function drop(ctx: Context, request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply {
+  const emu = request.emu;
+  if (emu) {
+    emu.logged = true;
+    ctx.log.push({ ...logFields(request, emu), status, dropped: true });
+  }
+  reply.hijack();
+  request.raw.socket.destroy();
+  return reply;
+}
+
+function logFields(request: FastifyRequest, emu: RequestContext) {
+  const q = request.url.indexOf("?");
+  return {
+    time: new Date().toISOString(),
+    method: request.method,
+    path: q < 0 ? request.url : request.url.slice(0, q),
+    operation: emu.operation,
+    account: emu.account,
+  };
+}
+
+async function serve(
+  ctx: Context,
+  name: OperationName,
+  op: OperationSpec,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const now = Date.now();
+  let account: Account | undefined;
+  if (op.auth !== false) {
+    account = ctx.authenticate(request.headers.authorization, now);
+    if (request.emu) request.emu.account = account.alias;
+    rateHeaders(reply, account, undefined, now);
+  }
+  const query = op.query ? validate(op.query, request.query, "query") : undefined;
+  const body = op.body ? validate(op.body, request.body ?? {}, "body") : undefined;
+  if (account) enforceLimits(reply, account, op.counters?.({ query, body }) ?? [], now);
+  const handler = handlers[name] as Handler<OperationName>;
+  const result = await handler({ ctx, account, query, body, now, request } as Call<OperationName>);
+  if (ctx.faults.takeDropAfterApply(name)) return drop(ctx, request, reply, 200);
+  if (result === undefined) return reply.code(200).send();
+  if (result instanceof Raw) {
+    return reply
+      .header("content-type", result.contentType)
+      .header("content-length", result.length)
+      .send(result.body);
+  }
+  return reply.send(result);
+}
+
+export function buildServer(ctx: Context, control: Control, tus: TusServer): FastifyInstance {
+  const app = Fastify({ bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+  app.decorateRequest("emu", null);
+
+  // an empty body with a JSON content type is no body, not an error (bodiless POSTs)
+  const parseJson = app.getDefaultJsonParser("error", "ignore");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "") done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    const url = request.url;
+    if (url.startsWith("/tus")) return;
+    reply.header("access-control-allow-origin", "*");
+    reply.header("access-control-expose-headers", "*");
+    if (!isApi(url)) return;
+    const operation = (request.routeOptions.config as { operation?: string }).operation ?? null;
+    request.emu = { operation, account: null, logged: false };
+    if (request.method === "OPTIONS") return;
+    const delay = ctx.faults.delay();
+    if (delay > 0) await sleep(delay);
+    const fault = ctx.faults.roll();
+    if (fault?.kind === "drop") return drop(ctx, request, reply, 0);
+    if (fault) return reply.code(fault.status).send(httpError(fault.status, "Injected fault").body);
+  });
+
+  app.addHook("onResponse", (request, reply, done) => {
+    const emu = request.emu;
+    if (emu && !emu.logged) ctx.log.push({ ...logFields(request, emu), status: reply.statusCode });
+    done();
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
+    if (error instanceof ApiError)
+      return reply.headers(error.headers).code(error.statusCode).send(error.body);
+    const status = error.statusCode ?? 500;
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return reply
+        .code(413)
+        .send(httpError(413, `Payload content length greater than maximum allowed: ${BODY_LIMIT}`).body);
+    }
+    if (status >= 400 && status < 500) {
+      const message = error instanceof SyntaxError ? "Invalid request payload JSON format" : error.message;
+      return reply.code(status).send(httpError(status, message).body);
+    }
+    process.stderr.write(`mediahost-emulator: ${error.stack ?? error.message}\n`);
+    return reply.code(500).send(httpError(500, "An internal server error occurred").body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(httpError(404, `Not Found: ${request.method} ${request.url.split("?")[0]}`).body);
+  });
+
+  app.options("/*", (_request, reply) => {
+    reply.code(204).headers(CORS_PREFLIGHT).send();
+  });
+
+  for (const [name, op] of Object.entries(operations) as [OperationName, OperationSpec][]) {
+    app.route({
+      method: op.method,
+      url: op.path,
+      config: { operation: name },
+      handler: (request, reply) => serve(ctx, name, op, request, reply),
+    });
+  }
+
+  registerCdn(app, ctx);
+  registerControl(app, control);
+  registerTus(app, tus);
+  return app;
+}
