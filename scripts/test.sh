@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `npm test`: lint, build, type-check the tests, unit-test the language host, then run every vitest
+# project (unit, integration, contract, e2e). Every step runs even if an earlier one failed, so one
+# run shows all problems; the exit code is non-zero if any step failed.
+# e2e tests provision the real Pulumi CLI (scripts/toolchain/provision.sh); locally they skip with a
+# message if that is impossible, under CI=true they fail instead.
+set -uo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+# The project's Node 24 (the `node` devDependency), also when run as plain `bash scripts/test.sh`.
+export PATH="$repo/node_modules/.bin:$PATH"
+
+failed=()
+step() { # name command...
+  local name=$1 start=$SECONDS
+  shift
+  printf '\n=== %s: %s\n' "$name" "$*"
+  if "$@"; then
+    printf '=== %s: ok (%ss)\n' "$name" $((SECONDS - start))
+  else
+    printf '=== %s: FAILED (%ss)\n' "$name" $((SECONDS - start))
+    failed+=("$name")
+  fi
+}
+
+step lint biome check .
+step build tsc -p tsconfig.json
+step typecheck-tests tsc -p tsconfig.test.json
+
+go=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
+if [ -x "$go" ]; then
+  step language-host bash -c "cd scripts/toolchain/language-host && GOFLAGS='-mod=readonly -buildvcs=false' '$go' test ./..."
+elif [ "${CI:-}" = "true" ]; then
+  echo "=== language-host: FAILED: Go not found (needed under CI=true)"
+  failed+=(language-host)
+else
+  echo "=== language-host: skipped: Go not found"
+fi
+
+step vitest vitest run
+
+echo
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "npm test: FAILED steps: ${failed[*]}"
+  exit 1
+fi
+echo "npm test: all steps passed"

@@ -1,0 +1,140 @@
+// Command pulumi-language-nodejs is a minimal Node.js language host for the Pulumi engine.
+//
+// Why it exists: the Go module proxy we can reach serves no version of Pulumi's own
+// sdk/nodejs/cmd/pulumi-language-nodejs module, so the toolchain builds this one instead. It only
+// covers what this project needs: running a Node.js program through @pulumi/pulumi's cmd/run.
+// Plugin discovery is not implemented: the dynamic provider plugin is put on PATH by provisioning.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+)
+
+// version is overridden at build time (-ldflags "-X main.version=...") by provision.sh.
+var version = "0.0.0-dev"
+
+type cliArgs struct {
+	showVersion bool
+	tracing     string
+	engineAddr  string
+}
+
+// parseArgs accepts Go-style flags (-x, --x, -x=v, -x v). Unknown flags are tolerated because the
+// engine may pass logging flags (--logtostderr, -v=N) that this host has no use for.
+func parseArgs(args []string) (cliArgs, error) {
+	var out cliArgs
+	var positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			positional = append(positional, a)
+			continue
+		}
+		name := strings.TrimLeft(a, "-")
+		value, hasValue := "", false
+		if eq := strings.IndexByte(name, '='); eq >= 0 {
+			name, value, hasValue = name[:eq], name[eq+1:], true
+		}
+		takeValue := func() (string, error) {
+			if hasValue {
+				return value, nil
+			}
+			if i+1 >= len(args) {
+				return "", fmt.Errorf("flag -%s needs a value", name)
+			}
+			i++
+			return args[i], nil
+		}
+		switch name {
+		case "version":
+			out.showVersion = !hasValue || value == "true"
+		case "tracing":
+			v, err := takeValue()
+			if err != nil {
+				return out, err
+			}
+			out.tracing = v
+		case "runtime":
+			v, err := takeValue()
+			if err != nil {
+				return out, err
+			}
+			if v != "nodejs" {
+				return out, fmt.Errorf("unsupported runtime %q: this host only runs nodejs", v)
+			}
+		case "root", "typescript", "tsconfig", "nodeargs", "packagemanager":
+			// Older engines pass these as flags; the same settings now arrive in ProgramInfo.Options.
+			if _, err := takeValue(); err != nil {
+				return out, err
+			}
+		default:
+			// Unknown flag: treat as boolean unless written -x=v.
+		}
+	}
+	if len(positional) > 0 {
+		out.engineAddr = positional[0]
+	}
+	return out, nil
+}
+
+func main() {
+	args, err := parseArgs(os.Args[1:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+		os.Exit(2)
+	}
+	if args.showVersion {
+		fmt.Println(version)
+		return
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if args.engineAddr != "" {
+		// Stop serving when the engine goes away, so an orphaned host does not linger.
+		if err := rpcutil.Healthcheck(ctx, args.engineAddr, 5*time.Minute, cancel); err != nil {
+			fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: could not start health check: %v\n", err)
+			os.Exit(1)
+		}
+	}
+
+	host := newLanguageHost(args.engineAddr, args.tracing)
+	stop := make(chan bool)
+	go func() {
+		<-ctx.Done()
+		host.interruptAll()
+		close(stop)
+	}()
+
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: stop,
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
+			return nil
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: could not start gRPC server: %v\n", err)
+		os.Exit(1)
+	}
+
+	// The engine reads the port from our first line of stdout.
+	fmt.Printf("%d\n", handle.Port)
+
+	if err := <-handle.Done; err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+		os.Exit(1)
+	}
+}
