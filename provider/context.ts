@@ -1,0 +1,224 @@
+// Per-account state shared by every resource in one provider process: the client (and so the
+// token and rate-limit readings), the account object read once and kept current, and the
+// writer that serializes and coalesces updates of the shared account object. The account-update
+// counter allows 50 writes an hour, so N alias changes in one `pulumi up` must not cost N.
+import type { z } from "zod";
+import type { schemas } from "./api";
+import { type ClientOptions, MediahostClient, MediahostError } from "./client";
+import type { Credentials } from "./config";
+
+type Account = z.infer<typeof schemas.Account>;
+export type AccountUpdate = z.input<typeof schemas.AccountUpdate>;
+type AliasUpdate = NonNullable<AccountUpdate["aliases"]>[string];
+
+/** One change to the account object, applied to the batch's update body. */
+export interface AccountChange {
+  /** Sets `minify` and/or `fetching` of the update body. */
+  settings?: Pick<AccountUpdate, "minify" | "fetching">;
+  /** Adds or replaces an alias entry (`null` removes it from the written map). */
+  alias?: { name: string; entry: AliasUpdate | null };
+}
+
+interface Pending {
+  change: AccountChange;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export interface ContextOptions {
+  /** How long the writer waits for more changes before it writes. */
+  coalesceMs?: number;
+  client?: Partial<ClientOptions>;
+}
+
+/** The fields of an alias entry that an update may carry (4.2): everything else is read-only. */
+function writableAlias(entry: Record<string, unknown>): AliasUpdate {
+  const out: AliasUpdate = {};
+  if (typeof entry.prefix === "string") out.prefix = entry.prefix;
+  if (typeof entry.cdn === "boolean") out.cdn = entry.cdn;
+  if (typeof entry.defaultProfile === "string") out.defaultProfile = entry.defaultProfile;
+  return out;
+}
+
+export class AccountContext {
+  readonly client: MediahostClient;
+  private cached?: Promise<Account>;
+  private rereading?: Promise<Account>;
+  private queue: Pending[] = [];
+  private flushing?: Promise<void>;
+  private readonly coalesceMs: number;
+  /** Account updates sent by this context, for tests and the benchmark. */
+  writes = 0;
+
+  constructor(
+    readonly name: string,
+    credentials: Credentials,
+    options: ContextOptions = {},
+  ) {
+    this.client = new MediahostClient({ ...credentials, ...options.client });
+    this.coalesceMs = options.coalesceMs ?? 40;
+  }
+
+  /** The account object: read once per process (single flight), then kept current by our writes. */
+  account(): Promise<Account> {
+    if (!this.cached) {
+      this.cached = this.client.ops.getAccount();
+      this.cached.catch(() => {
+        this.cached = undefined;
+      });
+    }
+    return this.cached;
+  }
+
+  /** Reads the account again, e.g. to verify a write the service may have ignored; callers at the same time share one read. */
+  reread(): Promise<Account> {
+    if (!this.rereading) {
+      this.cached = undefined;
+      this.rereading = this.account().finally(() => {
+        this.rereading = undefined;
+      });
+    }
+    return this.rereading;
+  }
+
+  /** Changes the cached copy after a write the provider knows the outcome of. */
+  patch(mutate: (account: Account) => void): void {
+    const current = this.cached;
+    if (!current) return;
+    this.cached = current.then((account) => {
+      const copy = structuredClone(account);
+      mutate(copy);
+      return copy;
+    });
+  }
+
+  /** Refuses to act when these credentials now reach another account than the one in state. */
+  async assertAccount(recordedAlias: string | undefined, resource: string): Promise<string> {
+    const { alias } = await this.account();
+    if (recordedAlias && recordedAlias !== alias) {
+      throw new Error(
+        `${resource}: refusing to act: it belongs to account "${recordedAlias}" but the credentials ` +
+          `for account name "${this.name}" now reach account "${alias}". Restore the credentials of ` +
+          `"${recordedAlias}", or remove the resource from the state with \`pulumi state delete\`.`,
+      );
+    }
+    return alias;
+  }
+
+  /** Queues a change of the account object; resolves once a write that includes it succeeded. */
+  change(change: AccountChange): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ change, resolve, reject });
+      if (!this.flushing) this.flushing = this.flushLoop();
+    });
+  }
+
+  private async flushLoop(): Promise<void> {
+    try {
+      // let the changes of concurrently running resource operations gather into one write
+      await new Promise((r) => setTimeout(r, this.coalesceMs));
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        await this.writeBatch(batch);
+      }
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  private async writeBatch(batch: Pending[]): Promise<void> {
+    try {
+      await this.write(batch.map((p) => p.change));
+      for (const p of batch) p.resolve();
+    } catch (err) {
+      // one bad change must not fail the others: write them one by one to find it
+      if (batch.length > 1 && err instanceof MediahostError && err.kind === "http" && err.status === 400) {
+        for (const p of batch) await this.writeBatch([p]);
+        return;
+      }
+      for (const p of batch) p.reject(err);
+    }
+  }
+
+  /**
+   * One account update carrying every change. Alias changes write the whole map,
+   * read-modify-write: whether the service merges or replaces the map is unknown
+   * (observed.md), and the whole map is right under either rule without dropping aliases
+   * the program does not manage.
+   */
+  private async write(changes: AccountChange[]): Promise<void> {
+    const body: AccountUpdate = {};
+    let aliases: Record<string, AliasUpdate> | undefined;
+    const current = changes.some((c) => c.alias) ? await this.account() : undefined;
+    for (const change of changes) {
+      if (change.settings?.minify) body.minify = change.settings.minify;
+      if (change.settings?.fetching) body.fetching = change.settings.fetching;
+      if (change.alias) {
+        aliases ??= Object.fromEntries(
+          Object.entries(current?.aliases ?? {}).map(([name, entry]) => [name, writableAlias(entry)]),
+        );
+        if (change.alias.entry === null) delete aliases[change.alias.name];
+        else aliases[change.alias.name] = change.alias.entry;
+      }
+    }
+    if (aliases) body.aliases = aliases;
+    await this.client.ops.updateAccount({ body });
+    this.writes++;
+    this.patch((account) => {
+      if (body.minify) account.minify = { ...account.minify, ...body.minify };
+      if (body.fetching) account.fetching = readableFetching(body.fetching, account.fetching);
+      if (aliases) {
+        const next: Record<string, Record<string, unknown>> = {};
+        for (const [name, entry] of Object.entries(aliases)) {
+          // keep what only the service sets (customDomain) on entries we wrote back
+          next[name] = { ...(account.aliases?.[name] ?? {}), ...entry };
+        }
+        account.aliases = next as Account["aliases"];
+      }
+    });
+  }
+}
+
+/** What a GET shows after writing `fetching`: secrets are write-only (observed.md). */
+function readableFetching(
+  written: NonNullable<AccountUpdate["fetching"]>,
+  before: Account["fetching"],
+): Account["fetching"] {
+  const http = written.http
+    ? {
+        url: written.http.url,
+        auth: {
+          enabled: written.http.auth?.enabled ?? false,
+          username: written.http.auth?.enabled ? (written.http.auth.username ?? "") : "",
+          password: "",
+        },
+      }
+    : undefined;
+  const s3 = written.s3 ? { ...written.s3, secretAccessKey: undefined } : undefined;
+  return { ...before, enabled: written.enabled, type: written.type, http, s3 };
+}
+
+/** Contexts by account name, created once per provider process from the stack's credentials. */
+export class ContextRegistry {
+  private readonly contexts = new Map<string, AccountContext>();
+
+  constructor(
+    private readonly credentials: (name: string | undefined) => Credentials,
+    private readonly options: ContextOptions = {},
+  ) {}
+
+  get(accountName: string | undefined): AccountContext {
+    const key = accountName ?? "default";
+    let ctx = this.contexts.get(key);
+    if (!ctx) {
+      ctx = new AccountContext(key, this.credentials(accountName), this.options);
+      this.contexts.set(key, ctx);
+    }
+    return ctx;
+  }
+
+  all(): AccountContext[] {
+    return [...this.contexts.values()];
+  }
+}

@@ -1,0 +1,150 @@
+// Folder: one folder of the account's file tree. Missing parents are created (only the leaf is
+// managed). A non-empty folder is deleted only with `forceDestroy: true`, which empties it with
+// the batch delete job first. A path change is a replace: the new folder is created before
+// the old one is deleted, so content is never lost silently (the old one's delete fails while
+// it holds files, unless forceDestroy says otherwise).
+import { z } from "zod";
+import { MediahostError, waitForJob } from "../client";
+import type { AccountContext } from "../context";
+import { log } from "../log";
+import {
+  adoptHint,
+  CommonInputs,
+  type CommonOutputs,
+  FolderPath,
+  inputsOf,
+  type ResourceKind,
+} from "./common";
+
+const Inputs = z.strictObject({
+  ...CommonInputs,
+  path: FolderPath,
+  /** Delete the folder with everything in it. */
+  forceDestroy: z.boolean().optional(),
+  /** Take over a folder that exists already. */
+  adopt: z.boolean().optional(),
+});
+export type FolderInputs = z.output<typeof Inputs>;
+export interface FolderOutputs extends FolderInputs, CommonOutputs {
+  /** Where the folder is served on the CDN. */
+  cdnUrl?: string;
+}
+
+const properties = ["account", "path", "forceDestroy", "adopt"] as const;
+
+/** Folders this process created as parents of another folder, per account: not "someone else's". */
+const implicitParents = new WeakMap<AccountContext, Set<string>>();
+
+function parentOf(path: string): string {
+  const cut = path.lastIndexOf("/");
+  return cut <= 0 ? "/" : path.slice(0, cut);
+}
+
+async function cdnUrl(ctx: AccountContext, path: string): Promise<string | undefined> {
+  const { cdnURL } = await ctx.account();
+  return cdnURL ? `https://${cdnURL}${path}` : undefined;
+}
+
+/** mkdir that creates missing parents; "exists" is fine for parents, reported for the leaf. */
+async function mkdirWithParents(
+  ctx: AccountContext,
+  path: string,
+  leaf: boolean,
+): Promise<"created" | "exists"> {
+  try {
+    await ctx.client.ops.mkdir({ query: { dirname: path } });
+    if (!leaf) {
+      let set = implicitParents.get(ctx);
+      if (!set) implicitParents.set(ctx, (set = new Set()));
+      set.add(path);
+    }
+    return "created";
+  } catch (err) {
+    if (!(err instanceof MediahostError)) throw err;
+    if (err.isConflictExists) return "exists";
+    if (err.isNotFound && path !== "/") {
+      await mkdirWithParents(ctx, parentOf(path), false);
+      return mkdirWithParents(ctx, path, leaf);
+    }
+    throw err;
+  }
+}
+
+async function statOrUndefined(ctx: AccountContext, path: string) {
+  try {
+    return await ctx.client.ops.stat({ query: { filename: path } });
+  } catch (err) {
+    if (err instanceof MediahostError && err.isNotFound) return undefined;
+    throw err;
+  }
+}
+
+export const folder: ResourceKind<FolderInputs, FolderOutputs> = {
+  name: "Folder",
+  schema: Inputs,
+  diff: { properties, replaceOn: ["account", "path"] },
+
+  async create(ctx, inputs) {
+    const accountAlias = await ctx.assertAccount(undefined, `Folder ${inputs.path}`);
+    if ((await mkdirWithParents(ctx, inputs.path, true)) === "exists") {
+      const stat = await statOrUndefined(ctx, inputs.path);
+      if (stat && !stat.isDirectory) {
+        throw new Error(
+          `Folder: ${inputs.path} exists in account "${accountAlias}" and is a file, not a folder`,
+        );
+      }
+      const madeByUs = implicitParents.get(ctx)?.has(inputs.path);
+      if (!inputs.adopt && !madeByUs) throw new Error(adoptHint("Folder", inputs.path, accountAlias));
+    }
+    return { id: inputs.path, outs: { ...inputs, accountAlias, cdnUrl: await cdnUrl(ctx, inputs.path) } };
+  },
+
+  async read(ctx, _id, olds) {
+    await ctx.assertAccount(olds.accountAlias, `Folder ${olds.path}`);
+    const stat = await statOrUndefined(ctx, olds.path);
+    if (!stat?.isDirectory) return undefined;
+    return { id: olds.path, outs: olds, inputs: inputsOf(properties, olds) };
+  },
+
+  async update(ctx, _id, olds, news) {
+    // only flags can change in place (path and account replace)
+    await ctx.assertAccount(olds.accountAlias, `Folder ${olds.path}`);
+    return { ...news, accountAlias: olds.accountAlias, cdnUrl: olds.cdnUrl };
+  },
+
+  async delete(ctx, _id, olds) {
+    await ctx.assertAccount(olds.accountAlias, `Folder ${olds.path}`);
+    let page: Awaited<ReturnType<typeof ctx.client.ops.readdir>>;
+    try {
+      page = await ctx.client.ops.readdir({ query: { dirname: olds.path } });
+    } catch (err) {
+      if (err instanceof MediahostError && err.isNotFound) return; // gone already
+      throw err;
+    }
+    if (page.contents.length > 0) {
+      if (!olds.forceDestroy) {
+        const count = `${page.contents.length}${page.continuation ? "+" : ""}`;
+        const sample = page.contents
+          .slice(0, 3)
+          .map((e) => e.filename)
+          .join(", ");
+        throw new Error(
+          `Folder: ${olds.path} is not empty (${count} entries, e.g. ${sample}); nothing was deleted. ` +
+            "Set `forceDestroy: true` on the resource (and run `pulumi up` before destroying) to delete it " +
+            "with everything in it, or move its content elsewhere first.",
+        );
+      }
+      const { id } = await ctx.client.ops.startBatchDelete({ body: { filenames: [olds.path] } });
+      log.info(`Folder ${olds.path}: emptying with batch delete job ${id}`);
+      await waitForJob(ctx.client, "batchDelete", id, {
+        onProgress: (s) => log.info(`Folder ${olds.path}: batch delete ${Math.round(s.progress)}%`),
+      });
+    }
+    try {
+      await ctx.client.ops.deleteFile({ query: { filename: olds.path } });
+    } catch (err) {
+      // the batch delete may have taken the folder itself too
+      if (!(err instanceof MediahostError && err.isNotFound)) throw err;
+    }
+  },
+};

@@ -1,0 +1,51 @@
+// The provider object Pulumi serializes into every resource's `__provider`. It is a stable,
+// tiny shim: each method names its resource kind and forwards to the implementation, which it
+// `require`s at run time from the installed package. Nothing else is captured: no
+// implementation code, no schema, no credentials (those arrive through `configure()`).
+import type * as pulumi from "@pulumi/pulumi";
+
+/** One shim per kind, reused, so Pulumi serializes each only once. */
+const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
+
+export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
+  let shim = shims.get(kind);
+  if (!shim) {
+    shim = {
+      configure: async (req) => impl().configure(req),
+      check: async (olds, news) => impl().check(kind, olds, news),
+      diff: async (id, olds, news) => impl().diff(kind, id, olds, news),
+      create: async (inputs) => impl().create(kind, inputs),
+      read: async (id, props) => impl().read(kind, id, props),
+      update: async (id, olds, news) => impl().update(kind, id, olds, news),
+      delete: async (id, props) => impl().remove(kind, id, props),
+    };
+    shims.set(kind, shim);
+  }
+  return shim;
+}
+
+/**
+ * The implementation, resolved from the program's directory (the dynamic provider's working
+ * directory). A program inside this package's own repository (the quickstart, the examples)
+ * has no node_modules/pulumi-mediahost, so the package is found by walking up instead.
+ */
+function impl(): typeof import("../provider") {
+  try {
+    return require("pulumi-mediahost/provider");
+  } catch (err) {
+    if ((err as { code?: string }).code !== "MODULE_NOT_FOUND" || !String(err).includes("pulumi-mediahost"))
+      throw err;
+    const path = require("node:path");
+    const fs = require("node:fs");
+    for (let dir = process.cwd(); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const manifest = path.join(dir, "package.json");
+      if (
+        fs.existsSync(manifest) &&
+        JSON.parse(fs.readFileSync(manifest, "utf8")).name === "pulumi-mediahost"
+      ) {
+        return require(path.join(dir, "dist", "provider"));
+      }
+    }
+    throw err;
+  }
+}
