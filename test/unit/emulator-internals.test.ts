@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { MemoryBlobStore } from "../../emulator/blobs";
+import { FsError } from "../../emulator/errors";
+import { Limiter, WINDOW_SECONDS } from "../../emulator/limits";
+import { RequestLog } from "../../emulator/requestlog";
+import { parseQuery } from "../../emulator/search";
+import { Tree } from "../../emulator/tree";
+
+describe("rate-limit window", () => {
+  it("counts requests for exactly 60 minutes and reports when the oldest leaves", () => {
+    const l = new Limiter();
+    l.consume(["rest:post:account"], 1000);
+    l.consume(["rest:post:account"], 1500);
+    expect(l.state("rest:post:account", 1500)).toEqual({
+      count: 2,
+      limit: 50,
+      remaining: 48,
+      reset: 1000 + WINDOW_SECONDS,
+    });
+    expect(l.state("rest:post:account", 1000 + WINDOW_SECONDS).count).toBe(1);
+    expect(l.state("rest:post:account", 1500 + WINDOW_SECONDS)).toMatchObject({
+      count: 0,
+      reset: 1500 + WINDOW_SECONDS,
+    });
+  });
+
+  it("refuses the request after the limit and names the counter", () => {
+    const l = new Limiter();
+    l.setUsed("rest:post:files:batch:delete", 24, 10);
+    expect(l.exceeded(["rest:global", "rest:post:files:batch:delete"], 10)).toBeUndefined();
+    l.consume(["rest:global", "rest:post:files:batch:delete"], 10);
+    expect(l.exceeded(["rest:global", "rest:post:files:batch:delete"], 11)).toBe(
+      "rest:post:files:batch:delete",
+    );
+    l.setLimit("rest:post:files:batch:delete", 100);
+    expect(l.exceeded(["rest:post:files:batch:delete"], 11)).toBeUndefined();
+  });
+
+  it("keeps memory bounded under sustained traffic", () => {
+    const l = new Limiter();
+    l.setLimit("rest:global", Number.MAX_SAFE_INTEGER);
+    for (let t = 0; t < 4 * WINDOW_SECONDS; t++) for (let i = 0; i < 3; i++) l.consume(["rest:global"], t);
+    expect(l.state("rest:global", 4 * WINDOW_SECONDS - 1).count).toBe(3 * WINDOW_SECONDS);
+  });
+});
+
+describe("file tree", () => {
+  const content = (blob: string, size = 3) => ({
+    blob,
+    size,
+    contentType: "text/plain",
+    media: { width: null, height: null, duration: null },
+  });
+  const kind = (fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      return (e as FsError).kind;
+    }
+    return "ok";
+  };
+
+  it("checks every precondition before changing anything", () => {
+    const blobs = new MemoryBlobStore();
+    const tree = new Tree(blobs);
+    tree.writeFile("/a/f.txt", content("h1"), 1);
+    expect(kind(() => tree.writeFile("/a/f.txt/x", content("h2"), 2))).toBe("notDirectory");
+    expect(kind(() => tree.writeFile("/a", content("h2"), 2))).toBe("isDirectory");
+    expect(kind(() => tree.rename("/a", "/a/b"))).toBe("invalid");
+    expect(kind(() => tree.remove("/"))).toBe("permission");
+    expect(kind(() => tree.mkdir("/", 1))).toBe("exists");
+    expect([...tree.walk()].map(([p]) => p)).toEqual(["/", "/a", "/a/f.txt"]);
+    expect({ bytes: tree.bytes, files: tree.files }).toEqual({ bytes: 3, files: 1 });
+  });
+
+  it("counts storage through copies, overwrites and recursive deletes", () => {
+    const tree = new Tree(new MemoryBlobStore());
+    tree.writeFile("/d/one", content("h1", 10), 1);
+    tree.copy("/d", "/e", 2);
+    tree.writeFile("/e/one", content("h2", 4), 3);
+    expect({ bytes: tree.bytes, files: tree.files }).toEqual({ bytes: 14, files: 2 });
+    tree.removeRecursive("/d");
+    expect({ bytes: tree.bytes, files: tree.files }).toEqual({ bytes: 4, files: 1 });
+    expect(() => tree.remove("/e")).toThrow(FsError);
+  });
+});
+
+describe("request log", () => {
+  it("is a ring: old entries go, sequence numbers keep growing", () => {
+    const log = new RequestLog(3);
+    const entry = {
+      time: "",
+      method: "GET",
+      path: "/v2/account",
+      operation: "getAccount",
+      status: 200,
+      account: "demo",
+    };
+    for (let i = 0; i < 5; i++) log.push(entry);
+    expect(log.since(0).requests.map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(log.since(4)).toMatchObject({ next: 5 });
+    log.clear();
+    log.push(entry);
+    expect(log.since(5).requests.map((e) => e.seq)).toEqual([6]);
+  });
+});
+
+describe("search query language", () => {
+  const doc = (path: string, size: number, tags: string[] = []) => ({
+    path,
+    node: {
+      kind: "file" as const,
+      ctime: Date.parse("2024-05-01T00:00:00Z"),
+      mtime: Date.parse("2024-05-02T00:00:00Z"),
+      meta: { tags, title: "Red Shoe" },
+      size,
+      contentType: path.endsWith(".jpg") ? "image/jpeg" : "text/plain",
+      blob: "",
+      media: { width: 10, height: 20, duration: null },
+      poi: [],
+    },
+  });
+
+  it("combines fields, globs, comparisons, quoting and negation", () => {
+    const q = (s: string) =>
+      [doc("/a/x.jpg", 100, ["sale"]), doc("/a/b/y.txt", 5)].filter(parseQuery(s)).map((d) => d.path);
+    expect(q("*")).toEqual(["/a/x.jpg", "/a/b/y.txt"]);
+    expect(q("name:*.jpg")).toEqual(["/a/x.jpg"]);
+    expect(q("type:image/* AND size:>=100")).toEqual(["/a/x.jpg"]);
+    expect(q('title:"red shoe" -tag:sale')).toEqual(["/a/b/y.txt"]);
+    expect(q("mtime:>2024-05-01 size:1..10")).toEqual(["/a/b/y.txt"]);
+    expect(q("b/y")).toEqual(["/a/b/y.txt"]);
+    expect(() => parseQuery("size:>big")).toThrow(/size/);
+  });
+});
