@@ -27,8 +27,9 @@ export const ManagedPath = FilePath.refine((p) => !p.split("/").some((seg) => se
   message: 'must not contain "." or ".." segments',
 })
   .refine((p) => !p.includes("//"), { message: 'must not contain empty segments ("//")' })
-  // eslint-disable-next-line no-control-regex
-  .refine((p) => !/[\u0000-\u001f]/.test(p), { message: "must not contain control characters" })
+  .refine((p) => ![...p].some((c) => c.charCodeAt(0) < 0x20), {
+    message: "must not contain control characters",
+  })
   .transform((p) => (p.length > 1 ? p.replace(/\/+$/, "") : p));
 
 /** The folder paths a resource may manage: not the root, which always exists. */

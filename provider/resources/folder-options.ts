@@ -1,9 +1,12 @@
 // FolderOptions: the three options of one folder (observed.md). Only the keys given are
 // managed; the service returns only keys that are set, so a managed key missing on read is
-// drift ("not set here"). The API offers no way to unset an option, so delete leaves the
-// options as they are (documented).
+// drift ("not set here"). Whether a POST merges keys or replaces the set is not documented, so
+// writes send the folder's current options with the managed ones changed: right under either
+// rule, and never dropping an option the program does not manage. The API offers no way to
+// unset an option, so delete leaves the options as they are (documented).
 import { z } from "zod";
 import { MediahostError } from "../client";
+import type { AccountContext } from "../context";
 import { CommonInputs, type CommonOutputs, inputsOf, ManagedPath, type ResourceKind } from "./common";
 
 const OPTION_KEYS = ["scanSpins", "nameSpinsAfterFolder", "allowListing"] as const;
@@ -31,6 +34,26 @@ function managed(inputs: FolderOptionsInputs) {
   return body;
 }
 
+async function liveOptions(ctx: AccountContext, path: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return await ctx.client.ops.getFolderOptions({ query: { filename: path } });
+  } catch (err) {
+    if (err instanceof MediahostError && err.isNotFound) return undefined;
+    throw err;
+  }
+}
+
+/** Writes `changes` on top of the folder's current options. */
+async function write(ctx: AccountContext, path: string, changes: Record<string, boolean>) {
+  const current = (await liveOptions(ctx, path)) ?? {};
+  const body: Record<string, boolean> = {};
+  for (const key of OPTION_KEYS) {
+    const value = key in changes ? changes[key] : current[key];
+    if (typeof value === "boolean") body[key] = value;
+  }
+  await ctx.client.ops.setFolderOptions({ query: { filename: path }, body });
+}
+
 export const folderOptions: ResourceKind<FolderOptionsInputs, FolderOptionsOutputs> = {
   name: "FolderOptions",
   schema: Inputs,
@@ -38,19 +61,14 @@ export const folderOptions: ResourceKind<FolderOptionsInputs, FolderOptionsOutpu
 
   async create(ctx, inputs) {
     const accountAlias = await ctx.assertAccount(undefined, `FolderOptions ${inputs.path}`);
-    await ctx.client.ops.setFolderOptions({ query: { filename: inputs.path }, body: managed(inputs) });
+    await write(ctx, inputs.path, managed(inputs));
     return { id: inputs.path, outs: { ...inputs, accountAlias } };
   },
 
   async read(ctx, _id, olds) {
     await ctx.assertAccount(olds.accountAlias, `FolderOptions ${olds.path}`);
-    let live: Record<string, unknown>;
-    try {
-      live = await ctx.client.ops.getFolderOptions({ query: { filename: olds.path } });
-    } catch (err) {
-      if (err instanceof MediahostError && err.isNotFound) return undefined;
-      throw err;
-    }
+    const live = await liveOptions(ctx, olds.path);
+    if (!live) return undefined;
     const outs = { ...olds };
     for (const key of OPTION_KEYS) {
       if (olds[key] !== undefined)
@@ -65,7 +83,7 @@ export const folderOptions: ResourceKind<FolderOptionsInputs, FolderOptionsOutpu
       Object.entries(managed(news)).filter(([k, v]) => olds[k as keyof typeof olds] !== v),
     );
     if (Object.keys(changed).length > 0) {
-      await ctx.client.ops.setFolderOptions({ query: { filename: news.path }, body: changed });
+      await write(ctx, news.path, changed);
     }
     return { ...news, accountAlias: olds.accountAlias };
   },

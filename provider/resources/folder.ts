@@ -54,9 +54,8 @@ async function mkdirWithParents(
   try {
     await ctx.client.ops.mkdir({ query: { dirname: path } });
     if (!leaf) {
-      let set = implicitParents.get(ctx);
-      if (!set) implicitParents.set(ctx, (set = new Set()));
-      set.add(path);
+      const made = implicitParents.get(ctx) ?? new Set<string>();
+      implicitParents.set(ctx, made.add(path));
     }
     return "created";
   } catch (err) {

@@ -1,0 +1,158 @@
+// Folder, FolderOptions and FolderMeta against the emulator over HTTP.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "./helpers/harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.stop());
+beforeEach(async () => {
+  await h.emulator.control.reset();
+  h.configure();
+  h.mark();
+});
+
+const paths = async () => (await h.state()).tree.map((e) => e.path);
+
+describe("Folder", () => {
+  it("creates missing parents with one mkdir each, and manages only the leaf", async () => {
+    const { id, outs } = await h.create("Folder", { path: "/products/shoes/" });
+    expect(id).toBe("/products/shoes");
+    expect(outs).toMatchObject({ path: "/products/shoes", accountAlias: "demo" });
+    expect(outs.cdnUrl).toMatch(/^https:\/\/.+\/products\/shoes$/);
+    expect(await paths()).toEqual(expect.arrayContaining(["/products", "/products/shoes"]));
+    // leaf tried, parent missing, parent made, leaf made; plus one token and one account read
+    expect(h.calls()).toEqual({ token: 1, getAccount: 1, mkdir: 3 });
+  });
+
+  it("refreshes with no changes after create, with one stat", async () => {
+    const program = { path: "/a" };
+    const { id, outs } = await h.create("Folder", program);
+    h.mark();
+    const refreshed = await h.refresh("Folder", id, outs, program);
+    expect(refreshed).toMatchObject({ gone: false, changes: [] });
+    expect(h.calls()).toEqual({ stat: 1 });
+  });
+
+  it("reports a folder deleted out of band as gone", async () => {
+    const { id, outs } = await h.create("Folder", { path: "/gone" });
+    await h.api().ops.deleteFile({ query: { filename: "/gone" } });
+    expect((await h.refresh("Folder", id, outs, { path: "/gone" })).gone).toBe(true);
+  });
+
+  it("refuses to take over an existing folder without adopt, and says how", async () => {
+    await h.api().ops.mkdir({ query: { dirname: "/existing" } });
+    await expect(h.create("Folder", { path: "/existing" })).rejects.toThrow(
+      /Folder: \/existing already exists in account "demo". To manage the existing one, set `adopt: true`/,
+    );
+    await expect(h.create("Folder", { path: "/existing", adopt: true })).resolves.toMatchObject({
+      id: "/existing",
+    });
+  });
+
+  it("adopts a parent it created itself for another folder in the same run", async () => {
+    await h.create("Folder", { path: "/p/child" });
+    await expect(h.create("Folder", { path: "/p" })).resolves.toMatchObject({ id: "/p" });
+  });
+
+  it("refuses to delete a non-empty folder without forceDestroy, deleting nothing", async () => {
+    const { id, outs } = await h.create("Folder", { path: "/keep" });
+    await h.api().ops.mkdir({ query: { dirname: "/keep/inner" } });
+    h.mark();
+    await expect(h.destroy("Folder", id, outs)).rejects.toThrow(
+      /Folder: \/keep is not empty \(1 entries, e\.g\. inner\); nothing was deleted\. Set `forceDestroy: true`/,
+    );
+    expect(await paths()).toEqual(expect.arrayContaining(["/keep", "/keep/inner"]));
+    const calls = h.calls();
+    expect(calls.deleteFile ?? 0).toBe(0);
+    expect(calls.startBatchDelete ?? 0).toBe(0);
+  });
+
+  it("empties and deletes a non-empty folder with forceDestroy, through the batch delete job", async () => {
+    const { id, outs } = await h.create("Folder", { path: "/tmp-area", forceDestroy: true });
+    for (let i = 0; i < 5; i++) await h.api().ops.mkdir({ query: { dirname: `/tmp-area/d${i}` } });
+    h.mark();
+    await h.destroy("Folder", id, outs);
+    expect((await paths()).filter((p) => p.startsWith("/tmp-area"))).toEqual([]);
+    expect(h.calls()).toMatchObject({ startBatchDelete: 1 });
+  });
+
+  it("deletes an empty folder with one call after the listing, and treats a missing one as done", async () => {
+    const { id, outs } = await h.create("Folder", { path: "/empty" });
+    h.mark();
+    await h.destroy("Folder", id, outs);
+    expect(h.calls()).toEqual({ readdir: 1, deleteFile: 1 });
+    await expect(h.destroy("Folder", id, outs)).resolves.toBeUndefined();
+  });
+
+  it("forces a replace when the path changes, and only then", async () => {
+    const { id, outs } = await h.create("Folder", { path: "/old" });
+    const moved = await h.refresh("Folder", id, outs, { path: "/new" });
+    expect(moved).toMatchObject({ changes: ["path"], replaces: ["path"] });
+    const flag = await h.refresh("Folder", id, outs, { path: "/old/", forceDestroy: true });
+    expect(flag).toMatchObject({ changes: ["forceDestroy"], replaces: [] });
+  });
+});
+
+describe("FolderOptions", () => {
+  it("sets only the options given, reads them back, and sees drift", async () => {
+    await h.api().ops.mkdir({ query: { dirname: "/spins" } });
+    await h.api().ops.setFolderOptions({ query: { filename: "/spins" }, body: { allowListing: true } });
+    const program = { path: "/spins", scanSpins: true, nameSpinsAfterFolder: false };
+    const { id, outs } = await h.create("FolderOptions", program);
+    expect((await h.state()).options["/spins"]).toEqual({
+      allowListing: true,
+      scanSpins: true,
+      nameSpinsAfterFolder: false,
+    });
+
+    expect((await h.refresh("FolderOptions", id, outs, program)).changes).toEqual([]);
+    await h.api().ops.setFolderOptions({
+      query: { filename: "/spins" },
+      body: { scanSpins: false, nameSpinsAfterFolder: false, allowListing: true },
+    });
+    const drift = await h.refresh("FolderOptions", id, outs, program);
+    expect(drift.changes).toEqual(["scanSpins"]);
+    expect(drift.outs.scanSpins).toBe(false);
+
+    h.mark();
+    await h.update("FolderOptions", id, drift.outs, program);
+    // read-modify-write: the folder's other options survive whichever rule the service follows
+    expect(h.calls()).toEqual({ getFolderOptions: 1, setFolderOptions: 1 });
+    expect((await h.state()).options["/spins"]).toMatchObject({ scanSpins: true, allowListing: true });
+  });
+});
+
+describe("FolderMeta", () => {
+  it("manages title, description and tags; tags are a set and updates send only the difference", async () => {
+    await h.api().ops.mkdir({ query: { dirname: "/shoes" } });
+    const program = { path: "/shoes", title: "Shoes", description: "All shoes", tags: ["red", "sale"] };
+    const { id, outs } = await h.create("FolderMeta", program);
+    expect((await h.state()).meta["/shoes"]).toMatchObject({ title: "Shoes", description: "All shoes" });
+
+    const reordered = await h.refresh("FolderMeta", id, outs, { ...program, tags: ["sale", "red"] });
+    expect(reordered.changes).toEqual([]);
+
+    h.mark();
+    const next = { ...program, tags: ["red", "new"] };
+    await h.update("FolderMeta", id, outs, next);
+    expect(h.calls()).toEqual({ addTags: 1, removeTags: 1 });
+    const live = await h.api().ops.getTags({ query: { filename: "/shoes" } });
+    expect(new Set(live.tags)).toEqual(new Set(["red", "new"]));
+  });
+
+  it("sees a title changed out of band and clears what it managed on delete", async () => {
+    await h.api().ops.mkdir({ query: { dirname: "/m" } });
+    const program = { path: "/m", title: "T", tags: ["x"] };
+    const { id, outs } = await h.create("FolderMeta", program);
+    await h.api().ops.setTitle({ query: { filename: "/m" }, body: { title: "changed" } });
+    const drift = await h.refresh("FolderMeta", id, outs, program);
+    expect(drift.changes).toEqual(["title"]);
+    expect(drift.outs.title).toBe("changed");
+    await h.destroy("FolderMeta", id, outs);
+    const meta = await h.api().ops.getMeta({ query: { filename: "/m" } });
+    expect(meta.title ?? "").toBe("");
+    expect(meta.tags ?? []).toEqual([]);
+  });
+});
