@@ -56,11 +56,9 @@ describe.each(["merge", "replace"] as const)("Alias, when the service %ss the ma
   it("sees an alias changed out of band and puts it back", async () => {
     const program = { name: "cdn", prefix: "/media", cdn: true };
     const { id, outs } = await h.create("Alias", program);
-    await h
-      .api()
-      .ops.updateAccount({
-        body: { aliases: { ...(await aliases()), cdn: { prefix: "/other", cdn: true } } },
-      });
+    await h.api().ops.updateAccount({
+      body: { aliases: { ...(await aliases()), cdn: { prefix: "/other", cdn: true } } },
+    });
     h.configure();
     const drift = await h.refresh("Alias", id, outs, program);
     expect(drift.changes).toEqual(["prefix"]);

@@ -26,9 +26,7 @@ export interface Harness {
   calls(): Record<string, number>;
   mark(): void;
   /** The emulator's own view of the primary account, secrets included. */
-  state(
-    account?: string,
-  ): Promise<{
+  state(account?: string): Promise<{
     account: Props;
     tree: { path: string }[];
     meta: Props;
