@@ -143,7 +143,11 @@ describe("tus link (getTusUrl): location at most 256, expiresIn at most 604800",
       await api.get("/v2/files/tus/url", { location: "/up.bin", expiresIn: 604801 }),
       "expiresIn",
     );
-    const max = await api.get("/v2/files/tus/url", { location: "/up.bin", expiresIn: 604800 });
+    const locations = await api.get("/v2/files/tus/locations");
+    const location = String(
+      Array.isArray(locations.body) ? locations.body[0] : Object.keys(locations.body)[0],
+    );
+    const max = await api.get("/v2/files/tus/url", { location, expiresIn: 604800 });
     expect(max.status, max.text).toBe(200);
   });
 

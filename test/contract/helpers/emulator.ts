@@ -4,7 +4,7 @@
 // code that consumes it.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { resolve } from "node:path";
 
 export const REPO_ROOT = resolve(__dirname, "../../..");
@@ -246,8 +246,11 @@ export async function setup(flags: string[] = []): Promise<{ emu: Emulator; api:
 }
 
 /**
- * Sends a body of `size` bytes with node:http (not fetch) so that a server that answers before
- * reading the whole body (413) is still observed instead of surfacing as a socket error.
+ * Sends a JSON body of about `size` bytes over a raw socket and returns the status the server
+ * answers with. The headers go first; the body follows only if no answer came within a short
+ * wait, in chunks, and stops as soon as an answer arrives. A server that rejects on
+ * Content-Length (413) therefore answers before the body is written, and a write error after an
+ * answer (the server closing early) does not hide the answer.
  */
 export function postLargeBody(
   base: string,
@@ -256,41 +259,59 @@ export function postLargeBody(
   size: number,
 ): Promise<{ status: number; text: string }> {
   const u = new URL(path, base);
-  const payload = Buffer.concat([
-    Buffer.from('{"minify":{"enabled":true},"x":"'),
-    Buffer.alloc(size, "a"),
-    Buffer.from('"}'),
-  ]);
+  const head = Buffer.from('{"minify":{"enabled":true},"x":"');
+  const tail = Buffer.from('"}');
+  const length = head.length + size + tail.length;
   return new Promise((done, fail) => {
-    let answered = false;
-    const req = httpRequest(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname + u.search,
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "content-length": payload.length,
-          authorization: `Bearer ${token}`,
-        },
-      },
-      (res) => {
-        answered = true;
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => {
-          text += c;
-        });
-        res.on("end", () => done({ status: res.statusCode ?? 0, text }));
-        res.on("error", () => done({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    // a server may stop reading and answer early: keep the response, ignore the write error
-    req.on("error", (e) => {
-      if (!answered) fail(e);
+    let received = Buffer.alloc(0);
+    let status = 0;
+    let finished = false;
+    const finish = (err?: Error) => {
+      if (finished) return;
+      if (status === 0 && err) {
+        finished = true;
+        fail(err);
+        return;
+      }
+      if (status === 0) return;
+      finished = true;
+      const text = received.toString("utf8").split("\r\n\r\n").slice(1).join("\r\n\r\n");
+      done({ status, text });
+      socket.destroy();
+    };
+    const socket = connect(Number(u.port), u.hostname, () => {
+      socket.write(
+        `POST ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${length}\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      );
+      setTimeout(async () => {
+        const chunk = Buffer.alloc(64 * 1024, "a");
+        const write = (b: Buffer) =>
+          new Promise<void>((ok) => {
+            if (socket.destroyed || status !== 0) return ok();
+            if (socket.write(b)) ok();
+            else socket.once("drain", () => ok());
+          });
+        await write(head);
+        for (let sent = 0; sent < size && status === 0 && !socket.destroyed; sent += chunk.length) {
+          await write(chunk.subarray(0, Math.min(chunk.length, size - sent)));
+        }
+        await write(tail);
+      }, 300);
     });
-    req.end(payload);
+    socket.on("data", (d: Buffer) => {
+      received = Buffer.concat([received, d]);
+      const m = /^HTTP\/1\.[01] (\d{3})/.exec(received.toString("latin1"));
+      if (m?.[1]) status = Number(m[1]);
+      const headEnd = received.indexOf("\r\n\r\n");
+      if (status && headEnd >= 0) {
+        const cl = /\r\ncontent-length:\s*(\d+)/i.exec(received.subarray(0, headEnd).toString("latin1"));
+        if (cl?.[1] && received.length >= headEnd + 4 + Number(cl[1])) finish();
+      }
+    });
+    socket.on("end", () => finish(new Error("connection closed without an answer")));
+    socket.on("close", () => finish(new Error("connection closed without an answer")));
+    socket.on("error", (e) => finish(e));
   });
 }
 
