@@ -139,7 +139,11 @@ describe("POST /v2/account (updateAccount)", () => {
       },
     });
     expect(r.status, r.text).toBe(200);
-    expect((await account()).fetching.http.auth.enabled).toBe(false);
+    const auth = (await account()).fetching.http.auth;
+    expect(auth.enabled).toBe(false);
+    // 2.2: username and password are returned as empty strings when unset
+    expect(auth.username).toBe("");
+    expect(auth.password).toBe("");
   });
 
   it("accepts an empty body (nothing to change)", async () => {

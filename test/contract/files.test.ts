@@ -1,6 +1,6 @@
 // api-v2.md 2.8, 4.1 (file rows), 4.3; observed.md "Errors" and "Files".
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Client, type Emulator, setup } from "./helpers/emulator";
+import { Client, type Emulator, setup } from "./helpers/emulator";
 import { mkdirs, type Origin, PNG_1X1, putFile, putFiles, startOrigin } from "./helpers/files";
 import { fsErrorMessage } from "./helpers/samples";
 
@@ -269,6 +269,24 @@ describe("POST /v2/files/rename (rename)", () => {
   it("a missing source → 404", async () => {
     const r = await api.post("/v2/files/rename", undefined, { from: "/r/none.txt", to: "/r/x.txt" });
     expectFsError(r, 404, "No such file or directory", "/r/none.txt");
+  });
+});
+
+describe("storage and accounts", () => {
+  it("GET /v2/account/storage counts the files stored and their bytes", async () => {
+    const before = (await api.get("/v2/account/storage")).body;
+    await putFiles(api, origin, { "/st/one.txt": "12345", "/st/two.txt": "1234567890" });
+    const after = (await api.get("/v2/account/storage")).body;
+    expect(after.files).toBe(before.files + 2);
+    expect(after.used).toBe(before.used + 15);
+  });
+
+  it("each account has its own tree", async () => {
+    await api.addAccount("tree-b", "tree-b-client", "tree-b-secret");
+    const b = new Client(emu.url, "tree-b-client", "tree-b-secret");
+    await mkdirs(api, "/only-in-a");
+    expect((await b.get("/v2/files/stat", { filename: "/only-in-a" })).status).toBe(404);
+    expect((await stat("/only-in-a")).status).toBe(200);
   });
 });
 

@@ -22,16 +22,22 @@ beforeEach(async () => {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-function expectResetInFuture(value: number | string | null) {
+/**
+ * `reset` is whole Unix seconds (not milliseconds), not before `t0` (seconds taken before the
+ * request) and within the 60-minute window; `used` says the counter was just consumed, so its
+ * window ends about an hour from now.
+ */
+function expectReset(value: number | string | null, t0: number, used = true) {
   const reset = Number(value);
   expect(Number.isInteger(reset), `reset ${value} is whole Unix seconds`).toBe(true);
-  expect(reset).toBeGreaterThanOrEqual(nowSeconds());
-  // seconds, not milliseconds: within the 60-minute window
-  expect(reset).toBeLessThanOrEqual(nowSeconds() + 3600 + 5);
+  expect(reset).toBeGreaterThanOrEqual(t0);
+  expect(reset).toBeLessThanOrEqual(nowSeconds() + 3600 + 1);
+  if (used) expect(reset, "reset lies in the future").toBeGreaterThan(t0 + 60);
 }
 
 describe("GET /v2/account/limits (getLimits)", () => {
   it("reports every counter of 8.1 with count, limit, remaining and reset", async () => {
+    const t0 = nowSeconds();
     const r = await api.get("/v2/account/limits");
     expect(r.status).toBe(200);
     for (const [name, limit] of Object.entries(SPEC_COUNTERS)) {
@@ -40,7 +46,7 @@ describe("GET /v2/account/limits (getLimits)", () => {
       expect(c.limit, `${name}.limit`).toBe(limit);
       expect(typeof c.count).toBe("number");
       expect(c.remaining, `${name}.remaining`).toBe(limit - c.count);
-      expectResetInFuture(c.reset);
+      expectReset(c.reset, t0, c.count > 0);
     }
   });
 
@@ -65,13 +71,15 @@ describe("GET /v2/account/limits (getLimits)", () => {
 
 describe("rate-limit headers (8.2)", () => {
   it("token-authenticated responses carry x-global-ratelimit-limit|remaining|reset for rest:global", async () => {
+    await api.token();
+    const t0 = nowSeconds();
     const first = await api.get("/v2/account");
     expect(first.status).toBe(200);
     expect(first.headers.get("x-global-ratelimit-limit")).toBe("7000");
     const rem1 = Number(first.headers.get("x-global-ratelimit-remaining"));
     expect(Number.isInteger(rem1)).toBe(true);
     expect(rem1).toBeLessThan(7000);
-    expectResetInFuture(first.headers.get("x-global-ratelimit-reset"));
+    expectReset(first.headers.get("x-global-ratelimit-reset"), t0);
     const second = await api.get("/v2/account/storage");
     expect(Number(second.headers.get("x-global-ratelimit-remaining"))).toBe(rem1 - 1);
     // also on errors of authenticated calls
@@ -81,26 +89,31 @@ describe("rate-limit headers (8.2)", () => {
   });
 
   it("the account update carries x-ratelimit-* with type rest:post:account", async () => {
+    const t0 = nowSeconds();
     const r = await api.post("/v2/account", { minify: { enabled: true } });
     expect(r.status).toBe(200);
     expect(r.headers.get("x-ratelimit-type")).toBe("rest:post:account");
     expect(r.headers.get("x-ratelimit-limit")).toBe("50");
     expect(r.headers.get("x-ratelimit-remaining")).toBe("49");
-    expectResetInFuture(r.headers.get("x-ratelimit-reset"));
+    expectReset(r.headers.get("x-ratelimit-reset"), t0);
     expect(r.headers.get("x-global-ratelimit-limit")).toBe("7000");
   });
 
   it("once rest:post:account is used up, the next update → 429 'rate limit exceeded' and nothing is applied", async () => {
     const before = (await api.get("/v2/account")).body.minify.enabled as boolean;
+    const t0 = nowSeconds();
     await api.setLimit("rest:post:account", { used: 50 });
     const r = await api.post("/v2/account", { minify: { enabled: !before } });
     expect(r.status, r.text).toBe(429);
     expect(typeof r.body?.message).toBe("string");
     expect(r.body.message).toContain("rate limit exceeded");
+    // observed.md: the message also says when requests may resume (a date-time or Unix time)
+    expect(r.body.message).toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\b\d{10}\b/);
     expect((await api.get("/v2/account")).body.minify.enabled).toBe(before);
     const c = (await api.get("/v2/account/limits")).body["rest:post:account"];
     expect(c.remaining).toBe(0);
-    expectResetInFuture(c.reset);
+    expect(c.count).toBe(50);
+    expectReset(c.reset, t0);
   });
 
   it("a lowered limit applies at once (limit 1: one update passes, the second → 429)", async () => {
@@ -126,6 +139,53 @@ describe("rate-limit headers (8.2)", () => {
     expect((await api.post("/v2/account", { minify: { enabled: true } })).status).toBe(429);
     const other = new Client(emu.url, "other-client", "other-secret");
     expect((await other.post("/v2/account", { minify: { enabled: true } })).status).toBe(200);
+  });
+});
+
+describe("operations consume the counter their name gives (8.1) and report it in x-ratelimit-* (8.2)", () => {
+  const byName: [string, string, () => Promise<{ status: number; headers: Headers; text: string }>][] = [
+    ["rest:post:account", "updateAccount", () => api.post("/v2/account", { minify: { enabled: true } })],
+    [
+      "rest:post:files:delete",
+      "deleteFile",
+      async () => {
+        await api.post("/v2/files/mkdir", undefined, { dirname: "/gone" });
+        return api.post("/v2/files/delete", undefined, { filename: "/gone" });
+      },
+    ],
+    ["rest:post:files:search", "search", () => api.post("/v2/files/search", { query: "anything" })],
+    [
+      "rest:post:files:batch:delete",
+      "startBatchDelete",
+      async () => {
+        await api.post("/v2/files/mkdir", undefined, { dirname: "/batch" });
+        return api.post("/v2/files/batch/delete", { filenames: ["/batch"] });
+      },
+    ],
+    ["rest:get:stats:http", "getHttpStats", () => api.get("/v2/stats/http")],
+    ["rest:get:stats:storage", "getStorageStats", () => api.get("/v2/stats/storage")],
+  ];
+
+  it.each(byName)("%s ← %s", async (counter, _op, send) => {
+    const t0 = nowSeconds();
+    const r = await send();
+    expect(r.status, r.text).toBe(200);
+    const limit = SPEC_COUNTERS[counter]!;
+    expect(r.headers.get("x-ratelimit-type")).toBe(counter);
+    expect(r.headers.get("x-ratelimit-limit")).toBe(String(limit));
+    expect(r.headers.get("x-ratelimit-remaining")).toBe(String(limit - 1));
+    expectReset(r.headers.get("x-ratelimit-reset"), t0);
+    const c = (await api.get("/v2/account/limits")).body[counter];
+    expect(c).toMatchObject({ count: 1, limit, remaining: limit - 1 });
+  });
+
+  it("batch delete is refused with 429 once its 25 an hour are used", async () => {
+    await api.post("/v2/files/mkdir", undefined, { dirname: "/kept" });
+    await api.setLimit("rest:post:files:batch:delete", { used: 25 });
+    const r = await api.post("/v2/files/batch/delete", { filenames: ["/kept"] });
+    expect(r.status, r.text).toBe(429);
+    expect(r.headers.get("x-ratelimit-type")).toBe("rest:post:files:batch:delete");
+    expect((await api.get("/v2/files/stat", { filename: "/kept" })).status).toBe(200);
   });
 });
 
