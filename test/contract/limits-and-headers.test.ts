@@ -212,8 +212,12 @@ describe("request log (GET /_emulator/requests)", () => {
     // since=next → nothing new
     expect((await api.requests(log.next)).requests).toEqual([]);
     await api.get("/v2/account/users");
+    await api.get("/v2/account/storage", undefined, { token: null });
     const more = await api.requests(log.next);
-    expect(more.requests.map((r) => r.operation)).toEqual(["listUsers"]);
+    expect(more.requests.map((r) => [r.operation, r.status, r.account])).toEqual([
+      ["listUsers", 200, alias],
+      ["getStorage", 401, null],
+    ]);
   });
 
   it("counts requests by operation name for all 57 operations", async () => {

@@ -8,7 +8,8 @@ import { connect } from "node:net";
 import { resolve } from "node:path";
 
 export const REPO_ROOT = resolve(__dirname, "../../..");
-export const CLI = resolve(REPO_ROOT, "dist/emulator/cli.js");
+/** The built command line; MEDIAHOST_EMULATOR_CLI points the suite at another build. */
+export const CLI = process.env.MEDIAHOST_EMULATOR_CLI ?? resolve(REPO_ROOT, "dist/emulator/cli.js");
 
 export const DEMO_CLIENT_ID = "demo-client";
 export const DEMO_CLIENT_SECRET = "demo-secret";
