@@ -42,7 +42,9 @@ export function spawnEmulator(args: string[] = [], timeoutMs = 15_000): Promise<
       const m = /^listening on (\S+)$/m.exec(out);
       if (!m) return;
       clearTimeout(timer);
+      // nothing more is expected on stdout; keep it drained so the child never blocks on it
       child.stdout?.removeAllListeners("data");
+      child.stdout?.resume();
       ready({
         url: m[1] as string,
         process: child,
