@@ -5,7 +5,7 @@ import type { AccountUpdate } from "../provider/api/schemas";
 import { conflict, FsError, notFound } from "./errors";
 import { Limiter } from "./limits";
 import { TrafficStats } from "./stats";
-import { type BlobRefs, type DirNode, Tree } from "./tree";
+import { type BlobRefs, type DirNode, newDir, Tree } from "./tree";
 
 export type AliasesUpdate = "merge" | "replace";
 
@@ -44,7 +44,7 @@ export const FETCH_MAX_FILESIZE = 2 * GIB;
 const PLAN_STORAGE = 100 * GIB;
 const PLAN_BURSTABLE = 200 * GIB;
 
-export const cdnHost = (alias: string) => `${alias}.cdn.mediahost.test`;
+const cdnHost = (alias: string) => `${alias}.cdn.mediahost.test`;
 
 export class Account {
   clientId: string;
@@ -73,7 +73,7 @@ export class Account {
     this.clientSecret = creds.clientSecret;
     this.dateCreated = dateCreated;
     this.aliases.set(alias, { prefix: "/", cdn: true });
-    this.tree = new Tree(refs, root);
+    this.tree = new Tree(refs, root ?? newDir(Date.parse(dateCreated)));
     this.stats = new TrafficStats(() => ({ used: this.tree.bytes, files: this.tree.files }));
   }
 

@@ -16,7 +16,7 @@ const REASONS: Record<number, string> = {
   507: "Insufficient Storage",
 };
 
-export function reasonPhrase(status: number): string {
+function reasonPhrase(status: number): string {
   return REASONS[status] ?? (status >= 500 ? "Internal Server Error" : "Bad Request");
 }
 

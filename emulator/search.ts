@@ -191,7 +191,7 @@ interface Cursor {
 }
 
 /** Results reachable without scrolling (api-v2.md 4.3). */
-export const MAX_RESULTS = 1000;
+const MAX_RESULTS = 1000;
 const DEFAULT_SIZE = 100;
 
 function decodeScroll(id: string): Cursor {

@@ -31,7 +31,7 @@ export type Mutation =
   | On<{ type: "deletePoi"; path: string; ids?: string[] }>
   | On<{ type: "protect"; path: string; key: string }>;
 
-export const MAX_TAGS = 50;
+const MAX_TAGS = 50;
 
 export class World {
   readonly accounts = new Map<string, Account>();

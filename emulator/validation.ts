@@ -16,7 +16,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
   }, "");
 }
 
-export function describeIssue(issue: Issue, where: string): string {
+function describeIssue(issue: Issue, where: string): string {
   if (issue.code === "unrecognized_keys") {
     return `${fieldPath([...issue.path, issue.keys[0] as string])}: is not allowed`;
   }

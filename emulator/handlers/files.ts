@@ -28,15 +28,15 @@ type FileOps =
   | "getTusLocations"
   | "getTusUrl";
 
-export const PAGE_SIZE = 100;
-export const TUS_LOCATIONS = ["local"];
+const PAGE_SIZE = 100;
+const TUS_LOCATIONS = ["local"];
 const TUS_LINK_TTL = 3600;
 const FETCH_TIMEOUT_MS = 30_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const encodePath = (path: string) => path.split("/").map(encodeURIComponent).join("/");
 
-export function statView(node: TreeNode): Record<string, unknown> {
+function statView(node: TreeNode): Record<string, unknown> {
   if (node.kind === "dir") {
     return { mtime: iso(node.mtime), ctime: iso(node.ctime), size: 0, isDirectory: true, meta: {} };
   }
