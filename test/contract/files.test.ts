@@ -312,6 +312,14 @@ describe("POST /v2/files/fetch (fetch)", () => {
     expect((await download("/priv/doc.txt")).bytes.toString()).toBe("secret doc");
   });
 
+  it("a fetched file counts under fetch:file (8.1)", async () => {
+    const before = (await api.get("/v2/account/limits")).body["fetch:file"];
+    expect(before).toMatchObject({ count: 0, limit: 1000 });
+    await putFile(api, origin, "/counted/one.txt", "1");
+    const after = (await api.get("/v2/account/limits")).body["fetch:file"];
+    expect(after).toMatchObject({ count: 1, remaining: 999 });
+  });
+
   it("more than 20 items → 400", async () => {
     const items = Array.from({ length: 21 }, (_, i) => ({
       url: `${origin.url}/x${i}`,
@@ -343,9 +351,12 @@ describe("POST /v2/files/search (search)", () => {
     expect(Number.isNaN(Date.parse(hit._source.ctime))).toBe(false);
   });
 
-  it("query over 1024 characters or size over 100 → 400", async () => {
+  it("query over 1024 characters, size over 100 or from over 1000 → 400", async () => {
     expect((await api.post("/v2/files/search", { query: "q".repeat(1025) })).status).toBe(400);
     expect((await api.post("/v2/files/search", { query: "q", size: 101 })).status).toBe(400);
+    // 4.3: search returns up to 1000 results; paging beyond them is refused
+    expect((await api.post("/v2/files/search", { query: "q", from: 1001 })).status).toBe(400);
+    expect((await api.post("/v2/files/search", { query: "q", from: 1000, size: 1 })).status).toBe(200);
   });
 });
 
