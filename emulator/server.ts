@@ -100,7 +100,10 @@ async function serve(
     rateHeaders(reply, account, undefined, now);
   }
   const query = op.query ? validate(op.query, request.query, "query") : undefined;
-  const body = op.body ? validate(op.body, request.body ?? {}, "body") : undefined;
+  // a call without a body is checked as `{}`, so that the message names the first missing field
+  const body = op.body
+    ? validate(op.body, request.body === undefined ? {} : request.body, "body")
+    : undefined;
   if (account) enforceLimits(reply, account, op.counters?.({ query, body }) ?? [], now);
   const handler = handlers[name] as Handler<OperationName>;
   const result = await handler({ ctx, account, query, body, now, request } as Call<OperationName>);
@@ -116,7 +119,14 @@ async function serve(
 }
 
 export function buildServer(ctx: Context, control: Control, tus: TusServer): FastifyInstance {
-  const app = Fastify({ bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    // errors raised before routing (a URL that does not decode) get the hapi shape too
+    frameworkErrors: (error, _request, reply) => {
+      (reply as FastifyReply).code(400).send(httpError(400, error.message).body);
+    },
+  });
   app.decorateRequest("emu", null);
 
   // an empty body with a JSON content type is no body, not an error (bodiless POSTs)
