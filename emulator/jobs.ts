@@ -76,7 +76,8 @@ export class JobRunner {
       job.status = "running";
       for (const item of items.slice(results.length, results.length + perStep))
         results.push(await work(item));
-      job.progress = Math.floor((results.length / Math.max(1, items.length)) * 100);
+      // 100 only once the result is there: a poll never sees "complete" without it
+      job.progress = Math.min(99, Math.floor((results.length / Math.max(1, items.length)) * 100));
       if (results.length < items.length) {
         setTimeout(() => void step().catch(fail), STEP_MS);
         return;
