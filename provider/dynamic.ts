@@ -56,6 +56,19 @@ function strip(props: Props): Props {
   return rest;
 }
 
+/** Drops `undefined` (at any depth): the engine's protobuf Struct cannot carry it. */
+function defined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(defined) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, defined(v)]),
+    ) as T;
+  }
+  return value;
+}
+
 function kindOf(name: string): AnyKind {
   const kind = kinds[name];
   if (!kind)
@@ -89,20 +102,23 @@ export async function diff(kindName: string, _id: string, olds: Props, news: Pro
 export async function create(kindName: string, inputs: Props) {
   const props = strip(inputs);
   const kind = kindOf(kindName);
-  return kind.create(contexts().get(props.account as string | undefined), props);
+  const { id, outs } = await kind.create(contexts().get(props.account as string | undefined), props);
+  return { id, outs: defined(outs) };
 }
 
 export async function read(kindName: string, id: string, props: Props) {
   const olds = strip(props) as Props & CommonOutputs;
   const result = await kindOf(kindName).read(contexts().get(olds.account), id, olds);
   // an empty id tells the engine the object is gone
-  return result ? { id: result.id, props: result.outs, inputs: result.inputs } : { id: "", props: {} };
+  return result
+    ? { id: result.id, props: defined(result.outs), inputs: defined(result.inputs) }
+    : { id: "", props: {} };
 }
 
 export async function update(kindName: string, id: string, olds: Props, news: Props) {
   const previous = strip(olds) as Props & CommonOutputs;
   const outs = await kindOf(kindName).update(contexts().get(previous.account), id, previous, strip(news));
-  return { outs };
+  return { outs: defined(outs) };
 }
 
 export async function remove(kindName: string, id: string, props: Props) {

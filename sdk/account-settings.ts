@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./provider";
+
+import provider = require("./providers/account-settings");
 
 export interface FetchingHttpAuthArgs {
   enabled: pulumi.Input<boolean>;
@@ -38,21 +39,28 @@ export interface AccountSettingsArgs {
 
 type Plain<T> = pulumi.Unwrap<T>;
 
-/** Marks the write-only credentials of `fetching` as secrets, wherever the program got them from. */
-function withSecrets(fetching: Plain<FetchingArgs> | undefined) {
-  if (!fetching) return fetching;
-  const { http, s3 } = fetching;
-  return {
-    ...fetching,
-    http: http && {
-      ...http,
-      auth: http.auth && {
-        ...http.auth,
-        password: http.auth.password === undefined ? undefined : pulumi.secret(http.auth.password),
-      },
-    },
-    s3: s3 && { ...s3, secretAccessKey: pulumi.secret(s3.secretAccessKey) },
-  };
+/**
+ * `fetching` without its write-only credentials, and the credentials alone. They travel as two
+ * properties because Pulumi keeps dynamic-provider secrets per top-level property: inside
+ * `fetching` they would hide every fetching field (and its drift) behind "[secret]".
+ */
+function splitSecrets(fetching: pulumi.Input<FetchingArgs>) {
+  const whole = pulumi.output(fetching);
+  const plain = whole.apply((f) => {
+    const copy = structuredClone(f) as {
+      http?: { auth?: { password?: string } };
+      s3?: { secretAccessKey?: string };
+    };
+    delete copy.http?.auth?.password;
+    delete copy.s3?.secretAccessKey;
+    return copy as Plain<FetchingArgs>;
+  });
+  const secrets = whole.apply((f) => ({
+    httpPassword: f.http?.auth?.password,
+    s3SecretAccessKey: f.s3?.secretAccessKey,
+  }));
+  // what is left once the credentials are out is not secret, even if they made the whole input so
+  return { fetching: pulumi.unsecret(plain), fetchingSecrets: pulumi.secret(secrets) };
 }
 
 /**
@@ -61,6 +69,7 @@ function withSecrets(fetching: Plain<FetchingArgs> | undefined) {
  */
 export class AccountSettings extends pulumi.dynamic.Resource {
   declare readonly minify: pulumi.Output<{ enabled: boolean } | undefined>;
+  /** The fetching options, without the write-only credentials. */
   declare readonly fetching: pulumi.Output<Plain<FetchingArgs> | undefined>;
   declare readonly resetOnDelete: pulumi.Output<boolean | undefined>;
   declare readonly account: pulumi.Output<string | undefined>;
@@ -69,12 +78,11 @@ export class AccountSettings extends pulumi.dynamic.Resource {
   declare readonly cdnUrl: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: AccountSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    const fetching =
-      args.fetching === undefined ? undefined : pulumi.output(args.fetching).apply(withSecrets);
+    const split = args.fetching === undefined ? {} : splitSecrets(args.fetching);
     super(
-      providerFor("AccountSettings"),
+      provider,
       name,
-      { ...args, fetching, accountAlias: undefined, cdnUrl: undefined },
+      { ...args, ...split, accountAlias: undefined, cdnUrl: undefined },
       opts,
       "mediahost",
       "AccountSettings",

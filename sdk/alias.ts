@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./provider";
+
+import provider = require("./providers/alias");
 
 export interface AliasArgs {
   /** The alias name (1-63 letters, digits, '-' or '_'). Changing it replaces the alias. */
@@ -33,7 +34,7 @@ export class Alias extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AliasArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor("Alias"),
+      provider,
       name,
       { ...args, accountAlias: undefined, customDomain: undefined },
       opts,

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./provider";
+
+import provider = require("./providers/custom-domain");
 
 export interface CustomDomainArgs {
   /** The alias the domain serves. Changing it replaces the domain. */
@@ -20,13 +21,6 @@ export class CustomDomain extends pulumi.dynamic.Resource {
   declare readonly accountAlias: pulumi.Output<string>;
 
   constructor(name: string, args: CustomDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("CustomDomain"),
-      name,
-      { ...args, accountAlias: undefined },
-      opts,
-      "mediahost",
-      "CustomDomain",
-    );
+    super(provider, name, { ...args, accountAlias: undefined }, opts, "mediahost", "CustomDomain");
   }
 }

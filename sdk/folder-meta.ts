@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./provider";
+
+import provider = require("./providers/folder-meta");
 
 export interface FolderMetaArgs {
   /** Absolute path of the folder (or file). Changing it replaces the resource. */
@@ -23,13 +24,6 @@ export class FolderMeta extends pulumi.dynamic.Resource {
   declare readonly accountAlias: pulumi.Output<string>;
 
   constructor(name: string, args: FolderMetaArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("FolderMeta"),
-      name,
-      { ...args, accountAlias: undefined },
-      opts,
-      "mediahost",
-      "FolderMeta",
-    );
+    super(provider, name, { ...args, accountAlias: undefined }, opts, "mediahost", "FolderMeta");
   }
 }

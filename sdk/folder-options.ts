@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./provider";
+
+import provider = require("./providers/folder-options");
 
 export interface FolderOptionsArgs {
   /** The folder's absolute path. Changing it replaces the resource. */
@@ -23,13 +24,6 @@ export class FolderOptions extends pulumi.dynamic.Resource {
   declare readonly accountAlias: pulumi.Output<string>;
 
   constructor(name: string, args: FolderOptionsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("FolderOptions"),
-      name,
-      { ...args, accountAlias: undefined },
-      opts,
-      "mediahost",
-      "FolderOptions",
-    );
+    super(provider, name, { ...args, accountAlias: undefined }, opts, "mediahost", "FolderOptions");
   }
 }

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./provider";
+
+import provider = require("./providers/folder");
 
 export interface FolderArgs {
   /** Absolute path, e.g. `/products/shoes`. Missing parents are created; only this folder is managed. Changing it replaces the folder. */
@@ -25,7 +26,7 @@ export class Folder extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: FolderArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor("Folder"),
+      provider,
       name,
       { ...args, accountAlias: undefined, cdnUrl: undefined },
       opts,

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./provider";
+
+import provider = require("./providers/sub-account");
 
 export interface SubAccountArgs {
   /** The sub-account's alias. Changing it replaces the sub-account. */
@@ -20,13 +21,6 @@ export class SubAccount extends pulumi.dynamic.Resource {
   declare readonly accountAlias: pulumi.Output<string>;
 
   constructor(name: string, args: SubAccountArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("SubAccount"),
-      name,
-      { ...args, accountAlias: undefined },
-      opts,
-      "mediahost",
-      "SubAccount",
-    );
+    super(provider, name, { ...args, accountAlias: undefined }, opts, "mediahost", "SubAccount");
   }
 }

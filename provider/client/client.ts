@@ -13,11 +13,11 @@ import {
   type OperationSpec,
   operations,
 } from "../api/operations";
+import { VERSION } from "../version";
 import { MediahostError, Redactor, secretValuesIn } from "./errors";
 import { type CounterState, countersFromHeaders, rateLimitFrom } from "./rate-limits";
 import { type IssuedToken, renewTime, sharedTokenCache, TokenCache } from "./tokens";
 
-const VERSION: string = require("../../package.json").version;
 export const USER_AGENT = `pulumi-mediahost/${VERSION}`;
 
 export interface ClientOptions {

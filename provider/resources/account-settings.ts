@@ -3,28 +3,60 @@
 // password, the S3 secret key) are write-only at the service: they are kept from the state on
 // read, so a change made to them outside Pulumi cannot be seen (documented). Delete leaves the
 // account as it is unless `resetOnDelete: true`, which turns minify and fetching off.
+//
+// The SDK sends those two secrets in their own top-level property, `fetchingSecrets`: Pulumi
+// marks secrecy per top-level property for dynamic providers, so keeping them inside `fetching`
+// would hide every fetching field (and its drift) behind "[secret]".
 import { z } from "zod";
 import { FetchingUpdate } from "../api/schemas";
-import { CommonInputs, type CommonOutputs, inputsOf, type ResourceKind } from "./common";
+import { CommonInputs, type CommonOutputs, canonical, inputsOf, type ResourceKind } from "./common";
+
+const FetchingSecrets = z.strictObject({
+  httpPassword: z.string().optional(),
+  s3SecretAccessKey: z.string().optional(),
+});
+type Fetching = z.output<typeof FetchingUpdate>;
+
+/** `fetching` as the API takes it: with the secrets put back in their places. */
+function withSecrets(fetching: unknown, secrets: z.output<typeof FetchingSecrets> | undefined): unknown {
+  if (!fetching || typeof fetching !== "object" || !secrets) return fetching;
+  const merged = structuredClone(fetching) as {
+    http?: { auth?: Record<string, unknown> };
+    s3?: Record<string, unknown>;
+  };
+  if (secrets.httpPassword !== undefined && merged.http?.auth)
+    merged.http.auth.password = secrets.httpPassword;
+  if (secrets.s3SecretAccessKey !== undefined && merged.s3)
+    merged.s3.secretAccessKey = secrets.s3SecretAccessKey;
+  return merged;
+}
 
 const Inputs = z
   .strictObject({
     ...CommonInputs,
     minify: z.strictObject({ enabled: z.boolean() }).optional(),
-    fetching: FetchingUpdate.optional(),
+    // judged as a whole below, once the secrets are back in place
+    fetching: z.unknown().optional(),
+    fetchingSecrets: FetchingSecrets.optional(),
     resetOnDelete: z.boolean().optional(),
   })
-  .refine((i) => i.minify !== undefined || i.fetching !== undefined, {
-    message: "set at least one of minify, fetching",
-    path: ["minify"],
+  .superRefine((i, ctx) => {
+    if (i.minify === undefined && i.fetching === undefined) {
+      ctx.addIssue({ code: "custom", path: ["minify"], message: "set at least one of minify, fetching" });
+    }
+    if (i.fetching === undefined) return;
+    const result = FetchingUpdate.safeParse(withSecrets(i.fetching, i.fetchingSecrets));
+    for (const issue of result.success ? [] : result.error.issues) {
+      ctx.addIssue({ code: "custom", path: ["fetching", ...issue.path.map(String)], message: issue.message });
+    }
   });
-export type AccountSettingsInputs = z.output<typeof Inputs>;
+export type AccountSettingsInputs = Omit<z.output<typeof Inputs>, "fetching"> & { fetching?: Fetching };
 export interface AccountSettingsOutputs extends AccountSettingsInputs, CommonOutputs {
   /** The account's CDN host name. */
   cdnUrl?: string;
 }
 
-const properties = ["account", "minify", "fetching", "resetOnDelete"] as const;
+const properties = ["account", "minify", "fetching", "fetchingSecrets", "resetOnDelete"] as const;
 /** Keys the service never returns in clear (observed.md). */
 const WRITE_ONLY = new Set(["password", "secretAccessKey"]);
 
@@ -45,12 +77,15 @@ export function project(managed: unknown, live: unknown): unknown {
 }
 
 function settingsOf(inputs: AccountSettingsInputs) {
-  return { minify: inputs.minify, fetching: inputs.fetching };
+  return {
+    minify: inputs.minify,
+    fetching: withSecrets(inputs.fetching, inputs.fetchingSecrets) as Fetching | undefined,
+  };
 }
 
 export const accountSettings: ResourceKind<AccountSettingsInputs, AccountSettingsOutputs> = {
   name: "AccountSettings",
-  schema: Inputs,
+  schema: Inputs as unknown as z.ZodType<AccountSettingsInputs>,
   diff: { properties, replaceOn: ["account"] },
 
   async create(ctx, inputs) {
@@ -71,11 +106,13 @@ export const accountSettings: ResourceKind<AccountSettingsInputs, AccountSetting
 
   async update(ctx, _id, olds, news) {
     await ctx.assertAccount(olds.accountAlias, "AccountSettings");
+    // compare and write `fetching` with its secrets in place: a new password is a change too
+    const before = settingsOf(olds);
+    const after = settingsOf(news);
     const changed: Partial<ReturnType<typeof settingsOf>> = {};
-    if (news.minify && JSON.stringify(news.minify) !== JSON.stringify(olds.minify))
-      changed.minify = news.minify;
-    if (news.fetching && JSON.stringify(news.fetching) !== JSON.stringify(olds.fetching))
-      changed.fetching = news.fetching;
+    if (after.minify && canonical(after.minify) !== canonical(before.minify)) changed.minify = after.minify;
+    if (after.fetching && canonical(after.fetching) !== canonical(before.fetching))
+      changed.fetching = after.fetching;
     if (changed.minify || changed.fetching) await ctx.change({ settings: changed });
     return { ...news, accountAlias: olds.accountAlias, cdnUrl: olds.cdnUrl };
   },

@@ -191,6 +191,30 @@ describe("AccountSettings", () => {
     expect((await h.state()).account.minify).toEqual({ enabled: true });
   });
 
+  it("takes the secrets in their own property, as the SDK sends them, and writes a changed password", async () => {
+    const split = {
+      fetching: {
+        enabled: true,
+        type: "http",
+        http: { url: "https://o.example.com", auth: { enabled: true, username: "u" } },
+      },
+      fetchingSecrets: { httpPassword: "first-password" },
+    };
+    const { id, outs } = await h.create("AccountSettings", split);
+    const stored = () =>
+      h.state() as Promise<{ account: { fetching: { http: { auth: { password: string } } } } }>;
+    expect((await stored()).account.fetching.http.auth.password).toBe("first-password");
+    h.configure();
+    expect((await h.refresh("AccountSettings", id, outs, split)).changes).toEqual([]);
+    const rotated = { ...split, fetchingSecrets: { httpPassword: "second-password" } };
+    const seen = await h.refresh("AccountSettings", id, outs, rotated);
+    expect(seen.changes).toEqual(["fetchingSecrets"]);
+    h.mark();
+    await h.update("AccountSettings", id, outs, rotated);
+    expect(h.calls()).toEqual({ updateAccount: 1 });
+    expect((await stored()).account.fetching.http.auth.password).toBe("second-password");
+  });
+
   it("merges settings and alias changes of one run into one account update", async () => {
     await Promise.all([
       h.create("AccountSettings", { minify: { enabled: true } }),

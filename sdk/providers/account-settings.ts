@@ -1,0 +1,5 @@
+// The AccountSettings provider shim as this module's whole export: Pulumi then serializes it as
+// `require("pulumi-mediahost/dist/sdk/providers/account-settings.js")` when the package is installed.
+import { providerFor } from "../provider";
+
+export = providerFor("AccountSettings");

@@ -1,0 +1,5 @@
+// The CustomDomain provider shim as this module's whole export: Pulumi then serializes it as
+// `require("pulumi-mediahost/dist/sdk/providers/custom-domain.js")` when the package is installed.
+import { providerFor } from "../provider";
+
+export = providerFor("CustomDomain");

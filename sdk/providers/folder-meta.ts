@@ -1,0 +1,5 @@
+// The FolderMeta provider shim as this module's whole export: Pulumi then serializes it as
+// `require("pulumi-mediahost/dist/sdk/providers/folder-meta.js")` when the package is installed.
+import { providerFor } from "../provider";
+
+export = providerFor("FolderMeta");
