@@ -1,6 +1,8 @@
 // The thin adapter between Pulumi's dynamic-provider calls and the resource kinds. The
 // serialized provider (sdk/provider.ts) only names a kind and forwards each call here, so all
 // logic lives in this installed package and never in the state.
+
+import { TokenCache } from "./client";
 import { type Credentials, credentialsFor, resolveAccounts } from "./config";
 import { ContextRegistry } from "./context";
 import { attachToEngine } from "./log";
@@ -33,11 +35,32 @@ export const kinds: Record<string, AnyKind> = Object.fromEntries(
 let accounts: Map<string, Credentials | Error> | undefined;
 let registry: ContextRegistry | undefined;
 
-/** Reads credentials from the stack config (`configure()` of the dynamic provider). */
+let configuredWith: string | undefined;
+
+/**
+ * Reads credentials from the stack config (`configure()` of the dynamic provider). The engine
+ * calls it once per resource kind, with the same config: the contexts (account cache, writer,
+ * token) are kept unless the credentials really changed, so every kind shares them.
+ */
 export function configure(req: { config: { get(key: string): string | undefined } }): void {
   attachToEngine();
-  accounts = resolveAccounts({ config: (key) => req.config.get(key), env: process.env });
+  const resolved = resolveAccounts({ config: (key) => req.config.get(key), env: process.env });
+  const fingerprint = JSON.stringify(
+    [...resolved].map(([name, c]) => [
+      name,
+      c instanceof Error ? c.message : TokenCache.key(c.baseUrl, c.clientId, c.clientSecret),
+    ]),
+  );
+  if (registry && fingerprint === configuredWith) return;
+  accounts = resolved;
+  configuredWith = fingerprint;
   registry = new ContextRegistry((name) => credentialsFor(accounts!, name));
+}
+
+/** Forgets every account context, as a new provider process starts without them (tests, tools). */
+export function resetContexts(): void {
+  registry = undefined;
+  configuredWith = undefined;
 }
 
 /** Before Pulumi 3.139 there is no `configure()`: the same config is in PULUMI_CONFIG. */

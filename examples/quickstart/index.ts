@@ -38,7 +38,7 @@ const domain = new mediahost.CustomDomain("web-domain", {
 });
 
 // A folder tree: children name their parent's output, so they are created after it and deleted before it.
-const products = new mediahost.Folder("products", { path: "/products" });
+const products = new mediahost.Folder("products", { path: config.get("productsFolder") ?? "/products" });
 const shoes = new mediahost.Folder("shoes", { path: pulumi.interpolate`${products.path}/shoes` });
 const bags = new mediahost.Folder("bags", { path: pulumi.interpolate`${products.path}/bags` });
 

@@ -47,7 +47,9 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   const harness: Harness = {
     emulator,
     configure(config = {}) {
+      // a new run: a new provider process, with nothing cached
       sharedTokenCache.clear();
+      provider.resetContexts();
       const all: Record<string, string> = {
         "mediahost:baseUrl": emulator.url,
         "mediahost:clientId": "demo-client",

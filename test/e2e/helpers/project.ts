@@ -1,0 +1,128 @@
+// Runs a Pulumi program of this repository (an example, or any directory) with the real CLI
+// through the Automation API, against an emulator on a free port, on a temporary file backend.
+// Every stack gets a unique name, so two test files may run the same example at once; the
+// per-stack config file the CLI writes beside the program is removed on dispose.
+import { randomBytes } from "node:crypto";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { type ConfigMap, LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
+import { MediahostClient } from "../../../provider/client";
+import {
+  createTemporaryBackend,
+  pulumiCommand,
+  repoRoot,
+  type TemporaryBackend,
+  type Toolchain,
+} from "./toolchain";
+
+export const DEMO_CLIENT = { clientId: "demo-client", clientSecret: "demo-secret" };
+
+export interface ProjectOptions {
+  /** Program directory, e.g. examples/quickstart (relative to the repository root). */
+  workDir: string;
+  /** Options of the in-process emulator started for this project. */
+  emulator?: EmulatorOptions;
+  /** Stack config besides the mediahost credentials, which are set for the primary account. */
+  config?: ConfigMap;
+  /** Extra environment of the CLI and its plugins. */
+  env?: Record<string, string>;
+}
+
+export interface Project {
+  stack: Stack;
+  emulator: RunningEmulator;
+  backend: TemporaryBackend;
+  /** Everything the CLI printed, across all operations, for secret checks and messages. */
+  output: string[];
+  /** A client of the primary account, for out-of-band changes. */
+  api: MediahostClient;
+  /** Calls by operation name the emulator saw since the last `mark()`. */
+  calls(): Record<string, number>;
+  mark(): void;
+  /** The stack's state as stored in the backend, read from its file on disk. */
+  stateFile(): Promise<unknown>;
+  dispose(): Promise<void>;
+}
+
+/** The JSON paths at which `secret` appears in plaintext (empty when nowhere). */
+export function plaintextLocations(value: unknown, secret: string, path = "$"): string[] {
+  if (typeof value === "string") return value.includes(secret) ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => plaintextLocations(v, secret, `${path}[${i}]`));
+  if (value && typeof value === "object") {
+    return Object.entries(value).flatMap(([k, v]) => plaintextLocations(v, secret, `${path}.${k}`));
+  }
+  return [];
+}
+
+export async function openProject(toolchain: Toolchain, options: ProjectOptions): Promise<Project> {
+  const emulator = await startEmulator({ log: () => {}, ...options.emulator });
+  const backend = await createTemporaryBackend();
+  const workDir = join(repoRoot, options.workDir);
+  const stackName = `e2e-${randomBytes(4).toString("hex")}`;
+  const output: string[] = [];
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName, workDir },
+    {
+      pulumiCommand: await pulumiCommand(toolchain),
+      envVars: { ...toolchain.env, ...backend.envVars, ...options.env },
+    },
+  );
+  await stack.setAllConfig({
+    "mediahost:baseUrl": { value: emulator.url },
+    "mediahost:clientId": { value: options.emulator?.clientId ?? DEMO_CLIENT.clientId },
+    "mediahost:clientSecret": {
+      value: options.emulator?.clientSecret ?? DEMO_CLIENT.clientSecret,
+      secret: true,
+    },
+    ...options.config,
+  });
+  const capture = (line: string) => output.push(line);
+  // every operation's output is captured through these wrappers
+  const original = {
+    up: stack.up.bind(stack),
+    preview: stack.preview.bind(stack),
+    refresh: stack.refresh.bind(stack),
+    destroy: stack.destroy.bind(stack),
+  };
+  stack.up = (opts) => original.up({ onOutput: capture, ...opts });
+  stack.preview = (opts) => original.preview({ onOutput: capture, ...opts });
+  stack.refresh = (opts) => original.refresh({ onOutput: capture, ...opts });
+  stack.destroy = (opts) => original.destroy({ onOutput: capture, ...opts });
+
+  let since = 0;
+  return {
+    stack,
+    emulator,
+    backend,
+    output,
+    api: new MediahostClient({
+      baseUrl: emulator.url,
+      clientId: options.emulator?.clientId ?? DEMO_CLIENT.clientId,
+      clientSecret: options.emulator?.clientSecret ?? DEMO_CLIENT.clientSecret,
+    }),
+    calls() {
+      const counts: Record<string, number> = {};
+      for (const r of emulator.control.requests(since).requests) {
+        const op = r.operation ?? "unknown";
+        counts[op] = (counts[op] ?? 0) + 1;
+      }
+      return counts;
+    },
+    mark() {
+      since = emulator.control.requests(since).next;
+    },
+    async stateFile() {
+      // not stack.exportStack(): the Automation API exports with secrets decrypted
+      const project = (await stack.workspace.projectSettings()).name;
+      const file = join(backend.dir, "state", ".pulumi", "stacks", project, `${stackName}.json`);
+      return JSON.parse(await readFile(file, "utf8"));
+    },
+    async dispose() {
+      await stack.workspace.removeStack(stackName, { force: true }).catch(() => {});
+      await rm(join(workDir, `Pulumi.${stackName}.yaml`), { force: true });
+      await backend.dispose();
+      await emulator.stop();
+    },
+  };
+}

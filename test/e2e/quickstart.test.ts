@@ -1,0 +1,124 @@
+// The quickstart example with the real pulumi CLI against the emulator: up, a quiet refresh
+// preview, drift seen and named, up --refresh putting it back, secrets nowhere in plaintext,
+// credentials changing without replacing anything, a guarded folder move, and destroy.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openProject, type Project, plaintextLocations } from "./helpers/project";
+import { toolchainForTests } from "./helpers/toolchain";
+
+const ORIGIN_PASSWORD = "origin-pw-5b1e77";
+
+describe("examples/quickstart with the real CLI", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) return void it.skip("needs the Pulumi toolchain");
+
+  let p: Project;
+  beforeAll(async () => {
+    p = await openProject(toolchain, {
+      workDir: "examples/quickstart",
+      config: { originPassword: { value: ORIGIN_PASSWORD, secret: true } },
+    });
+  });
+  afterAll(() => p?.dispose());
+
+  it("creates everything with one token, one account read and one account write", async () => {
+    p.mark();
+    const up = await p.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toMatchObject({ create: 11 });
+    expect(up.outputs.customDomain?.value).toBe("img.example.com");
+    expect(up.outputs.shoesUrl?.value).toMatch(/^https:\/\/.+\/products\/shoes$/);
+    const calls = p.calls();
+    expect(calls.token).toBe(1);
+    expect(calls.getAccount).toBe(1);
+    // settings and both aliases were written together
+    expect(calls.updateAccount).toBe(1);
+    const state = p.emulator.control.state() as {
+      tree: { path: string }[];
+      account: { aliases: Record<string, { customDomain?: string }> };
+    };
+    expect(state.tree.map((e) => e.path)).toEqual(
+      expect.arrayContaining(["/products", "/products/shoes", "/products/bags"]),
+    );
+    expect(state.account.aliases.web?.customDomain).toBe("img.example.com");
+  });
+
+  it("previews a refresh with no changes, and makes no API call in a plain preview", async () => {
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+    p.mark();
+    const plain = await p.stack.preview();
+    expect(plain.changeSummary).toEqual({ same: 11 });
+    expect(p.calls()).toEqual({});
+  });
+
+  it("names drift made out of band, and up --refresh puts it back", async () => {
+    await p.api.ops.updateAccount({ body: { minify: { enabled: false } } });
+    await p.api.ops.setTitle({ query: { filename: "/products/shoes" }, body: { title: "Boots" } });
+    const drift = await p.stack.preview({ refresh: true, diff: true });
+    expect(drift.changeSummary).toMatchObject({ update: 2 });
+    expect(drift.stdout).toMatch(/mediahost:AccountSettings[^\n]*settings[\s\S]*minify/);
+    expect(drift.stdout).toMatch(/mediahost:FolderMeta[^\n]*shoes-meta[\s\S]*title/);
+    await expect(p.stack.preview({ refresh: true, expectNoChanges: true })).rejects.toThrow(
+      /no changes were expected/,
+    );
+
+    const fixed = await p.stack.up({ refresh: true });
+    expect(fixed.summary.resourceChanges).toMatchObject({ update: 2 });
+    expect((p.emulator.control.state() as { account: { minify: unknown } }).account.minify).toEqual({
+      enabled: true,
+    });
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("keeps every secret out of the state and the CLI output", async () => {
+    const state = await p.stateFile();
+    const text = JSON.stringify(state);
+    expect(text).toContain("fetchingSecrets");
+    expect(text).toContain("origin.example.com"); // fetching stays readable
+    for (const secret of [ORIGIN_PASSWORD, "demo-secret"]) {
+      expect(plaintextLocations(state, secret), secret).toEqual([]);
+      expect(p.output.join(""), secret).not.toContain(secret);
+    }
+    // the emulator did receive the password
+    const account = (
+      p.emulator.control.state() as { account: { fetching: { http: { auth: { password: string } } } } }
+    ).account;
+    expect(account.fetching.http.auth.password).toBe(ORIGIN_PASSWORD);
+  });
+
+  it("changes credentials of the same account without replacing anything", async () => {
+    const url = p.emulator.url.replace("127.0.0.1", "localhost");
+    await p.stack.setConfig("mediahost:baseUrl", { value: url });
+    await p.stack.setConfig("mediahost:clientSecret", { value: "demo-secret", secret: true });
+    const preview = await p.stack.preview({ refresh: true, expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: 11 });
+  });
+
+  it("refuses to move a non-empty folder without forceDestroy, losing nothing, and finishes once emptied", async () => {
+    await p.api.ops.mkdir({ query: { dirname: "/products/extra" } });
+    await p.stack.setConfig("productsFolder", { value: "/catalog" });
+    const failed = await p.stack.up().catch((e: Error) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect(String(failed)).toMatch(/Folder: \/products is not empty .*Set `forceDestroy: true`/s);
+    const paths = () => (p.emulator.control.state() as { tree: { path: string }[] }).tree.map((e) => e.path);
+    expect(paths()).toEqual(
+      expect.arrayContaining(["/products", "/products/extra", "/catalog", "/catalog/shoes"]),
+    );
+    // the user moves the stray content away; the next up deletes the old folder it still owes
+    await p.api.ops.deleteFile({ query: { filename: "/products/extra" } });
+    const finished = await p.stack.up();
+    expect(finished.summary.result).toBe("succeeded");
+    expect(paths().filter((x) => x.startsWith("/products"))).toEqual([]);
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("destroys what it made and leaves the account's own objects", async () => {
+    const destroyed = await p.stack.destroy();
+    expect(destroyed.summary.result).toBe("succeeded");
+    const state = p.emulator.control.state() as {
+      tree: { path: string }[];
+      account: { aliases: Record<string, { customDomain?: string }> };
+    };
+    expect(state.tree.map((e) => e.path).filter((x) => x.startsWith("/catalog"))).toEqual([]);
+    expect(state.account.aliases.web?.customDomain).toBeUndefined();
+  });
+});
