@@ -201,9 +201,10 @@ describe("AccountSettings", () => {
       fetchingSecrets: { httpPassword: "first-password" },
     };
     const { id, outs } = await h.create("AccountSettings", split);
-    const stored = () =>
-      h.state() as Promise<{ account: { fetching: { http: { auth: { password: string } } } } }>;
-    expect((await stored()).account.fetching.http.auth.password).toBe("first-password");
+    const password = async () =>
+      ((await h.state()).account as { fetching: { http: { auth: { password: string } } } }).fetching.http.auth
+        .password;
+    expect(await password()).toBe("first-password");
     h.configure();
     expect((await h.refresh("AccountSettings", id, outs, split)).changes).toEqual([]);
     const rotated = { ...split, fetchingSecrets: { httpPassword: "second-password" } };
@@ -212,7 +213,7 @@ describe("AccountSettings", () => {
     h.mark();
     await h.update("AccountSettings", id, outs, rotated);
     expect(h.calls()).toEqual({ updateAccount: 1 });
-    expect((await stored()).account.fetching.http.auth.password).toBe("second-password");
+    expect(await password()).toBe("second-password");
   });
 
   it("merges settings and alias changes of one run into one account update", async () => {
