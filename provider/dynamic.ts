@@ -4,8 +4,8 @@
 
 import { TokenCache } from "./client";
 import { type Credentials, credentialsFor, resolveAccounts } from "./config";
-import { ContextRegistry } from "./context";
-import { attachToEngine } from "./log";
+import { type AccountContext, ContextRegistry } from "./context";
+import { OWNER_KEY, resetJournals } from "./journal";
 import { accountSettings } from "./resources/account-settings";
 import { alias } from "./resources/alias";
 import {
@@ -43,7 +43,6 @@ let configuredWith: string | undefined;
  * token) are kept unless the credentials really changed, so every kind shares them.
  */
 export function configure(req: { config: { get(key: string): string | undefined } }): void {
-  attachToEngine();
   const resolved = resolveAccounts({ config: (key) => req.config.get(key), env: process.env });
   const fingerprint = JSON.stringify(
     [...resolved].map(([name, c]) => [
@@ -51,16 +50,61 @@ export function configure(req: { config: { get(key: string): string | undefined 
       c instanceof Error ? c.message : TokenCache.key(c.baseUrl, c.clientId, c.clientSecret),
     ]),
   );
-  if (registry && fingerprint === configuredWith) return;
+  const maxWait = rateLimitWaitBound(req.config.get("mediahost:maxRateLimitWaitSeconds"));
+  const key = `${fingerprint}|${maxWait}`;
+  if (registry && key === configuredWith) return;
   accounts = resolved;
-  configuredWith = fingerprint;
-  registry = new ContextRegistry((name) => credentialsFor(accounts!, name));
+  configuredWith = key;
+  registry = new ContextRegistry((name) => credentialsFor(accounts!, name), {
+    client: maxWait === undefined ? {} : { maxRateLimitWaitMs: maxWait * 1000 },
+  });
+}
+
+/**
+ * `mediahost:maxRateLimitWaitSeconds`: the longest the provider waits for an exhausted rate-limit
+ * counter to reset before it fails the operation naming the counter and the reset time
+ * (default 60; 0 never waits).
+ */
+export function rateLimitWaitBound(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new Error(`mediahost:maxRateLimitWaitSeconds: must be a number of seconds >= 0, got "${raw}"`);
+  }
+  return seconds;
 }
 
 /** Forgets every account context, as a new provider process starts without them (tests, tools). */
 export function resetContexts(): void {
   registry = undefined;
   configuredWith = undefined;
+  owner = undefined;
+  resetJournals();
+}
+
+/** The stack this process works for, from the SDK's hidden input (one stack per provider process). */
+let owner: string | undefined;
+
+function noteOwner(props: Props): void {
+  if (typeof props[OWNER_KEY] === "string") owner = props[OWNER_KEY] as string;
+}
+
+function contextFor(account: string | undefined): AccountContext {
+  const ctx = contexts().get(account);
+  ctx.owner ??= owner;
+  return ctx;
+}
+
+/** The object is in the stack's state: a journal note of its create is no longer needed. */
+function seenInState(kindName: string, id: string, olds: Props): void {
+  if (!owner || !id || typeof olds.accountAlias !== "string") return;
+  try {
+    contextFor(olds.account as string | undefined)
+      .journal(olds.accountAlias)
+      ?.forget(kindName, id);
+  } catch {
+    // an account no longer configured: its operations report that themselves
+  }
 }
 
 /** Before Pulumi 3.139 there is no `configure()`: the same config is in PULUMI_CONFIG. */
@@ -75,7 +119,7 @@ function contexts(): ContextRegistry {
 type Props = Record<string, unknown>;
 
 function strip(props: Props): Props {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  const { [PROVIDER_KEY]: _provider, [OWNER_KEY]: _owner, ...rest } = props;
   return rest;
 }
 
@@ -103,6 +147,7 @@ function kindOf(name: string): AnyKind {
 
 export async function check(kindName: string, _olds: Props, news: Props) {
   const kind = kindOf(kindName);
+  noteOwner(news);
   const result = checkInputs(kind.schema, news);
   // an account name that is not configured is bad input too, and is known before any API call
   const account = news.account;
@@ -117,21 +162,25 @@ export async function check(kindName: string, _olds: Props, news: Props) {
   return result;
 }
 
-export async function diff(kindName: string, _id: string, olds: Props, news: Props) {
+export async function diff(kindName: string, id: string, olds: Props, news: Props) {
+  noteOwner(news);
+  seenInState(kindName, id, olds);
   const { changes, replaces, deleteBeforeReplace } = diffInputs(kindOf(kindName).diff, olds, news);
   return { changes, replaces, deleteBeforeReplace };
 }
 
 export async function create(kindName: string, inputs: Props) {
+  noteOwner(inputs);
   const props = strip(inputs);
   const kind = kindOf(kindName);
-  const { id, outs } = await kind.create(contexts().get(props.account as string | undefined), props);
+  const { id, outs } = await kind.create(contextFor(props.account as string | undefined), props);
   return { id, outs: defined(outs) };
 }
 
 export async function read(kindName: string, id: string, props: Props) {
   const olds = strip(props) as Props & CommonOutputs;
-  const result = await kindOf(kindName).read(contexts().get(olds.account), id, olds);
+  seenInState(kindName, id, olds);
+  const result = await kindOf(kindName).read(contextFor(olds.account), id, olds);
   // an empty id tells the engine the object is gone
   return result
     ? { id: result.id, props: defined(result.outs), inputs: defined(result.inputs) }
@@ -139,14 +188,17 @@ export async function read(kindName: string, id: string, props: Props) {
 }
 
 export async function update(kindName: string, id: string, olds: Props, news: Props) {
+  noteOwner(news);
   const previous = strip(olds) as Props & CommonOutputs;
-  const outs = await kindOf(kindName).update(contexts().get(previous.account), id, previous, strip(news));
+  seenInState(kindName, id, previous);
+  const outs = await kindOf(kindName).update(contextFor(previous.account), id, previous, strip(news));
   return { outs: defined(outs) };
 }
 
 export async function remove(kindName: string, id: string, props: Props) {
   const olds = strip(props) as Props & CommonOutputs;
-  await kindOf(kindName).delete(contexts().get(olds.account), id, olds);
+  seenInState(kindName, id, olds);
+  await kindOf(kindName).delete(contextFor(olds.account), id, olds);
 }
 
 /** Account updates, token requests and calls by operation of this process, for tests and the benchmark. */
