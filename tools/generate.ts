@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// mediahost-generate: writes a Pulumi program that declares what a live account holds (settings,
+// aliases, custom domains, the folder tree to --depth, folder options and meta), every object
+// with `adopt: true` where the kind has it, so that a first `pulumi up` takes the account over
+// instead of failing on "exists". Secrets are read from stack config by the generated code.
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { MediahostClient } from "../provider/client";
+import { credentialsFor, resolveAccounts } from "../provider/config";
+import { VERSION } from "../provider/version";
+import { slug } from "./lib/names";
+import { generateProgram } from "./lib/program";
+import { readAccount } from "./lib/read-account";
+
+const USAGE = `Usage: mediahost-generate --out DIR [--depth N] [--account NAME] [--base-url URL]
+                          [--client-id ID] [--client-secret SECRET] [--project NAME]
+                          [--concurrency N] [--force]
+
+Reads a live account and writes DIR/index.ts, Pulumi.yaml, package.json and tsconfig.json: a
+Pulumi program declaring its settings, aliases, custom domains, folders (to --depth levels),
+folder options and meta, with adopt: true. Secrets are taken from stack config, never written.
+
+Credentials, as the provider finds them:
+  --base-url, --client-id, --client-secret   (or MEDIAHOST_BASE_URL, MEDIAHOST_CLIENT_ID,
+                                               MEDIAHOST_CLIENT_SECRET; prefer the environment
+                                               for the secret)
+  --account NAME     read the account NAME of MEDIAHOST_ACCOUNTS (a JSON object shaped like the
+                     mediahost:accounts config); the generated resources get account: "NAME"
+
+  --out DIR          where to write (refuses to overwrite files unless --force)
+  --depth N          folder levels to declare (default 2; 0 = no folders)
+  --project NAME     Pulumi project name (default mediahost-<account alias>)
+  --concurrency N    API requests in flight at most (default 16)`;
+
+const progress = (line: string) => process.stderr.write(`mediahost-generate: ${line}\n`);
+
+function positiveInt(flag: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${flag}: must be an integer >= ${min}, got "${value}"`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      out: { type: "string" },
+      depth: { type: "string" },
+      account: { type: "string" },
+      "base-url": { type: "string" },
+      "client-id": { type: "string" },
+      "client-secret": { type: "string" },
+      project: { type: "string" },
+      concurrency: { type: "string" },
+      force: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!values.out) throw new Error("--out DIR is required (see --help)");
+  const depth = positiveInt("depth", values.depth, 2, 0);
+  const concurrency = positiveInt("concurrency", values.concurrency, 16, 1);
+
+  const flags: Record<string, string | undefined> = {
+    "mediahost:baseUrl": values["base-url"],
+    "mediahost:clientId": values["client-id"],
+    "mediahost:clientSecret": values["client-secret"],
+    "mediahost:accounts": process.env.MEDIAHOST_ACCOUNTS,
+  };
+  const accounts = resolveAccounts({ config: (key) => flags[key], env: process.env });
+  const credentials = credentialsFor(accounts, values.account);
+
+  const outDir = resolve(values.out);
+  const targets = ["index.ts", "Pulumi.yaml", "package.json", "tsconfig.json"];
+  const existing = targets.filter((f) => existsSync(join(outDir, f)));
+  if (existing.length && !values.force)
+    throw new Error(`${outDir} already has ${existing.join(", ")}; pass --force to overwrite`);
+
+  const started = Date.now();
+  const client = new MediahostClient(credentials);
+  progress(
+    `reading the account at ${credentials.baseUrl} (folders to depth ${depth}, ${concurrency} requests at once)`,
+  );
+  let lastReport = Date.now();
+  const snapshot = await readAccount(client, {
+    depth,
+    concurrency,
+    onProgress: (p) => {
+      if (Date.now() - lastReport < 1000) return;
+      lastReport = Date.now();
+      progress(
+        `  ${p.folders} folders found, ${p.listings} listed, ${p.details} folders' options and meta read`,
+      );
+    },
+  });
+  const folderCount = snapshot.folders.length - 1;
+  progress(
+    `read account "${snapshot.accountAlias}": ${snapshot.aliases.length} aliases, ${folderCount} folders in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  const program = generateProgram(snapshot, {
+    project: values.project ?? `mediahost-${slug(snapshot.accountAlias)}`,
+    account: values.account,
+    providerVersion: `^${VERSION}`,
+    source: credentials.baseUrl,
+    depth,
+  });
+  await mkdir(outDir, { recursive: true });
+  for (const [file, text] of Object.entries(program.files)) await writeFile(join(outDir, file), text);
+  const total = Object.values(program.counts).reduce((a, b) => a + b, 0);
+  const summary = Object.entries(program.counts)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(", ");
+  progress(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  const cfg = values.account
+    ? [
+        `  pulumi config set --secret --path 'mediahost:accounts.${values.account}.clientSecret' <secret>`,
+        `  pulumi config set --secret --path 'mediahost:accounts.${values.account}.clientId' ${credentials.clientId}`,
+        `  pulumi config set --secret --path 'mediahost:accounts.${values.account}.baseUrl' ${credentials.baseUrl}`,
+      ]
+    : [
+        `  pulumi config set mediahost:baseUrl ${credentials.baseUrl}`,
+        `  pulumi config set mediahost:clientId ${credentials.clientId}`,
+        "  pulumi config set --secret mediahost:clientSecret <client secret>",
+      ];
+  const lines = [
+    `Wrote ${join(outDir, "index.ts")} (${total} resources: ${summary || "none"}),`,
+    `  Pulumi.yaml, package.json and tsconfig.json.`,
+    ...(snapshot.truncatedAt.length
+      ? [
+          `Folders deeper than ${depth} levels were left out (under ${snapshot.truncatedAt.length} folders); use --depth to include them.`,
+        ]
+      : []),
+    "",
+    "Next steps:",
+    `  cd ${outDir}`,
+    "  npm install",
+    "  pulumi stack init <stack>",
+    ...cfg,
+    ...program.secrets.map(
+      (key) => `  pulumi config set --secret ${key} <value>     # write-only at the service`,
+    ),
+    "  pulumi preview                                  # every resource is a create (an adoption)",
+    "  pulumi up",
+    "  pulumi preview --refresh --expect-no-changes    # the stack now matches the account",
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    progress(`error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  },
+);

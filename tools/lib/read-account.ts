@@ -1,0 +1,196 @@
+// Reads what mediahost-generate declares from a live account: settings, aliases with their
+// custom domains, the folder tree down to a depth, and each folder's own options and meta.
+// Folder listings follow `continuation` (listFolder); listings and per-folder reads share one
+// bound on concurrent requests.
+import { listFolder, type MediahostClient, MediahostError } from "../../provider/client";
+
+export interface FetchingSnapshot {
+  enabled: boolean;
+  type?: "http" | "s3";
+  http?: { url: string; auth?: { enabled: boolean; username?: string } };
+  s3?: { accessKeyId: string; bucket: string; endpoint?: string; prefix?: string; forcePathStyle?: boolean };
+}
+
+export interface FolderSnapshot {
+  /** Absolute path; "/" for the root (which only carries options and meta). */
+  path: string;
+  options?: { scanSpins?: boolean; nameSpinsAfterFolder?: boolean; allowListing?: boolean };
+  meta?: { title?: string; description?: string; tags?: string[] };
+}
+
+export interface AccountSnapshot {
+  accountAlias: string;
+  minify?: { enabled: boolean };
+  fetching?: FetchingSnapshot;
+  aliases: { name: string; prefix?: string; cdn?: boolean; defaultProfile?: string; customDomain?: string }[];
+  /** The root first, then folders in path order (parents before children). */
+  folders: FolderSnapshot[];
+  /** Folders deeper than the depth asked for exist under these (not declared). */
+  truncatedAt: string[];
+}
+
+export interface ReadProgress {
+  folders: number;
+  listings: number;
+  details: number;
+}
+
+export interface ReadOptions {
+  /** Folder levels to declare: 1 = the root's folders only. */
+  depth: number;
+  /** Requests in flight at most. */
+  concurrency: number;
+  onProgress?: (p: ReadProgress) => void;
+}
+
+/** A counting semaphore: `run` waits for a free slot. */
+export function limiter(max: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async function run<T>(task: () => Promise<T>): Promise<T> {
+    if (active >= max) await new Promise<void>((r) => waiting.push(r));
+    else active++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+const join = (dir: string, name: string) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
+
+interface LiveFetching {
+  enabled?: unknown;
+  type?: unknown;
+  http?: { url?: unknown; auth?: { enabled?: unknown; username?: unknown } };
+  s3?: Record<string, unknown>;
+}
+
+const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+
+function fetchingOf(live: unknown): FetchingSnapshot | undefined {
+  if (!live || typeof live !== "object") return undefined;
+  const f = live as LiveFetching;
+  if (typeof f.enabled !== "boolean") return undefined;
+  const out: FetchingSnapshot = { enabled: f.enabled };
+  const url = str(f.http?.url);
+  if (f.type === "http" && url) {
+    out.type = "http";
+    out.http = { url };
+    const auth = f.http?.auth;
+    if (auth && typeof auth.enabled === "boolean") {
+      out.http.auth = auth.enabled
+        ? { enabled: true, username: String(auth.username ?? "") }
+        : { enabled: false };
+    }
+  } else if (f.type === "s3" && f.s3) {
+    const accessKeyId = str(f.s3.accessKeyId);
+    const bucket = str(f.s3.bucket);
+    if (accessKeyId && bucket) {
+      out.type = "s3";
+      out.s3 = { accessKeyId, bucket, endpoint: str(f.s3.endpoint), prefix: str(f.s3.prefix) };
+      if (typeof f.s3.forcePathStyle === "boolean") out.s3.forcePathStyle = f.s3.forcePathStyle;
+    }
+  }
+  return out;
+}
+
+async function orUndefinedIfMissing<T>(call: Promise<T>): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof MediahostError && err.isNotFound) return undefined; // deleted meanwhile
+    throw err;
+  }
+}
+
+export async function readAccount(client: MediahostClient, options: ReadOptions): Promise<AccountSnapshot> {
+  const run = limiter(options.concurrency);
+  const progress: ReadProgress = { folders: 0, listings: 0, details: 0 };
+  const report = () => options.onProgress?.({ ...progress });
+
+  const account = await run(() => client.ops.getAccount());
+  const snapshot: AccountSnapshot = {
+    accountAlias: account.alias,
+    minify: typeof account.minify?.enabled === "boolean" ? { enabled: account.minify.enabled } : undefined,
+    fetching: fetchingOf(account.fetching),
+    aliases: Object.entries(account.aliases ?? {})
+      .map(([name, e]) => ({
+        name,
+        prefix: e.prefix,
+        cdn: e.cdn,
+        defaultProfile: e.defaultProfile,
+        customDomain: e.customDomain,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    folders: [],
+    truncatedAt: [],
+  };
+
+  const folders: FolderSnapshot[] = [];
+  const details: Promise<void>[] = [];
+  let failure: unknown;
+  const readDetails = (folder: FolderSnapshot) => {
+    details.push(
+      (async () => {
+        const [meta, opts] = await Promise.all([
+          run(() => orUndefinedIfMissing(client.ops.getMeta({ query: { filename: folder.path } }))),
+          run(() => orUndefinedIfMissing(client.ops.getFolderOptions({ query: { filename: folder.path } }))),
+        ]);
+        const m: NonNullable<FolderSnapshot["meta"]> = {};
+        if (meta?.title) m.title = meta.title;
+        if (meta?.description) m.description = meta.description;
+        if (meta?.tags?.length) m.tags = [...meta.tags];
+        if (Object.keys(m).length) folder.meta = m;
+        const o: NonNullable<FolderSnapshot["options"]> = {};
+        for (const k of ["scanSpins", "nameSpinsAfterFolder", "allowListing"] as const)
+          if (typeof opts?.[k] === "boolean") o[k] = opts[k] as boolean;
+        if (Object.keys(o).length) folder.options = o;
+        progress.details++;
+        report();
+      })().catch((err: unknown) => {
+        failure ??= err;
+      }),
+    );
+  };
+
+  // a listing takes one slot per page; subfolders are walked as they are found
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    const children: Promise<void>[] = [];
+    const pages = listFolder(client, dir);
+    for (;;) {
+      const next = await run(() => pages.next());
+      if (next.done) break;
+      const entry = next.value;
+      if (!entry.isDirectory) continue;
+      const path = join(dir, entry.filename);
+      if (depth + 1 > options.depth) {
+        if (!snapshot.truncatedAt.includes(dir)) snapshot.truncatedAt.push(dir);
+        continue;
+      }
+      const folder: FolderSnapshot = { path };
+      folders.push(folder);
+      progress.folders++;
+      readDetails(folder);
+      children.push(walk(path, depth + 1));
+    }
+    progress.listings++;
+    report();
+    await Promise.all(children);
+  };
+
+  const root: FolderSnapshot = { path: "/" };
+  readDetails(root);
+  if (options.depth > 0) await walk("/", 0);
+  await Promise.all(details);
+  if (failure) throw failure;
+  report();
+
+  folders.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  snapshot.folders = [root, ...folders];
+  snapshot.truncatedAt.sort();
+  return snapshot;
+}
