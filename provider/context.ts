@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { schemas } from "./api";
 import { type ClientOptions, MediahostClient, MediahostError } from "./client";
 import type { Credentials } from "./config";
+import { type CreateJournal, journalFor } from "./journal";
 
 type Account = z.infer<typeof schemas.Account>;
 export type AccountUpdate = z.input<typeof schemas.AccountUpdate>;
@@ -49,6 +50,8 @@ export class AccountContext {
   private readonly coalesceMs: number;
   /** Account updates sent by this context, for tests and the benchmark. */
   writes = 0;
+  /** The stack this provider process works for (the SDK's hidden owner input), for the create journal. */
+  owner?: string;
 
   constructor(
     readonly name: string,
@@ -103,6 +106,11 @@ export class AccountContext {
       );
     }
     return alias;
+  }
+
+  /** This stack's journal of creates in flight in account `accountAlias` (journal.ts); none without an owner. */
+  journal(accountAlias: string): CreateJournal | undefined {
+    return journalFor(this.owner, this.client.baseUrl, accountAlias);
   }
 
   /** Queues a change of the account object; resolves once a write that includes it succeeded. */

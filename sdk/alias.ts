@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { ownerInput } from "./owner";
 
 import provider = require("./providers/alias");
 
@@ -36,7 +37,7 @@ export class Alias extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { ...args, accountAlias: undefined, customDomain: undefined },
+      { ...args, ...ownerInput(), accountAlias: undefined, customDomain: undefined },
       opts,
       "mediahost",
       "Alias",

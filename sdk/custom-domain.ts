@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { ownerInput } from "./owner";
 
 import provider = require("./providers/custom-domain");
 
@@ -21,6 +22,13 @@ export class CustomDomain extends pulumi.dynamic.Resource {
   declare readonly accountAlias: pulumi.Output<string>;
 
   constructor(name: string, args: CustomDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args, accountAlias: undefined }, opts, "mediahost", "CustomDomain");
+    super(
+      provider,
+      name,
+      { ...args, ...ownerInput(), accountAlias: undefined },
+      opts,
+      "mediahost",
+      "CustomDomain",
+    );
   }
 }

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { ownerInput } from "./owner";
 
 import provider = require("./providers/folder");
 
@@ -28,7 +29,7 @@ export class Folder extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { ...args, accountAlias: undefined, cdnUrl: undefined },
+      { ...args, ...ownerInput(), accountAlias: undefined, cdnUrl: undefined },
       opts,
       "mediahost",
       "Folder",

@@ -52,7 +52,8 @@ export class MediahostError extends Error implements MediahostErrorDetails {
 
   /** The service said the object exists already (mkdir, copy, custom domain, sub-account). */
   get isConflictExists(): boolean {
-    return this.kind === "http" && this.status === 409 && /exist/i.test(this.serviceMessage ?? "");
+    // "File exists", "... already exists", "Custom domain already set: ..." (the same value again)
+    return this.kind === "http" && this.status === 409 && /exist|already/i.test(this.serviceMessage ?? "");
   }
 
   /** The service said the object is not there. */

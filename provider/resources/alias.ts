@@ -7,7 +7,7 @@ import type { AccountContext } from "../context";
 import { log } from "../log";
 import {
   AliasName,
-  adoptHint,
+  beginCreate,
   CommonInputs,
   type CommonOutputs,
   inputsOf,
@@ -51,9 +51,8 @@ export const alias: ResourceKind<AliasInputs, AliasOutputs> = {
 
   async create(ctx, inputs) {
     const accountAlias = await ctx.assertAccount(undefined, `Alias ${inputs.name}`);
-    if ((await ctx.account()).aliases?.[inputs.name] && !inputs.adopt) {
-      throw new Error(adoptHint("Alias", `alias "${inputs.name}"`, accountAlias));
-    }
+    const journal = beginCreate(ctx, "Alias", inputs.name, accountAlias);
+    if ((await ctx.account()).aliases?.[inputs.name]) journal.found(inputs.adopt, `alias "${inputs.name}"`);
     await ctx.change({ alias: { name: inputs.name, entry: await entryFor(ctx, inputs) } });
     const customDomain = (await ctx.account()).aliases?.[inputs.name]?.customDomain;
     return { id: inputs.name, outs: { ...inputs, accountAlias, customDomain } };

@@ -4,6 +4,8 @@
 import { z } from "zod";
 import { FilePath } from "../api/schemas";
 import type { AccountContext } from "../context";
+import { OWNER_KEY } from "../journal";
+import { log } from "../log";
 
 /** The value Pulumi puts in place of anything not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -70,11 +72,15 @@ function isUnderUnknown(root: unknown, path: PropertyKey[]): boolean {
  * the normalized inputs when everything is known.
  */
 export function checkInputs(schema: z.ZodType, news: Record<string, unknown>) {
-  const { [PROVIDER_KEY]: provider, ...inputs } = news;
+  const { [PROVIDER_KEY]: provider, [OWNER_KEY]: owner, ...inputs } = news;
   const result = schema.safeParse(inputs);
   if (result.success) {
     return {
-      inputs: { ...(result.data as object), [PROVIDER_KEY]: provider },
+      inputs: {
+        ...(result.data as object),
+        [PROVIDER_KEY]: provider,
+        ...(owner === undefined ? {} : { [OWNER_KEY]: owner }),
+      },
       failures: [] as CheckFailure[],
     };
   }
@@ -175,6 +181,31 @@ export function adoptHint(kind: string, what: string, account: string): string {
     `set \`adopt: true\` on this resource (it then takes over the object as it is and applies ` +
     "the declared properties); to keep it unmanaged, choose another name."
   );
+}
+
+/**
+ * Notes a create in this stack's journal before it writes (journal.ts). The returned `found`
+ * decides what an object that exists already means: fine with `adopt: true` or when an
+ * interrupted earlier run of this stack created it (then taken over, with a note in the log),
+ * else the adopt hint (and the note is dropped: the object is someone else's).
+ */
+export function beginCreate(ctx: AccountContext, kind: string, id: string, accountAlias: string) {
+  const journal = ctx.journal(accountAlias);
+  const earlier = journal?.begin(kind, id) ?? false;
+  return {
+    found(adopt: boolean | undefined, what: string): void {
+      if (adopt) return;
+      if (earlier) {
+        log.info(
+          `${kind}: ${what} exists already; an interrupted earlier run of this stack created it ` +
+            "(it was never saved in the state): taking it over",
+        );
+        return;
+      }
+      journal?.forget(kind, id);
+      throw new Error(adoptHint(kind, what, accountAlias));
+    },
+  };
 }
 
 /** Picks the input properties of a kind out of outputs (outputs echo inputs). */

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { MediahostError } from "../client";
 import {
   AliasName,
-  adoptHint,
+  beginCreate,
   CommonInputs,
   type CommonOutputs,
   inputsOf,
@@ -46,8 +46,9 @@ export const customDomain: ResourceKind<CustomDomainInputs, CustomDomainOutputs>
           "(for example with an Alias resource, and pass that alias's `name` output here so it is created first)",
       );
     }
+    const journal = beginCreate(ctx, "CustomDomain", idOf(inputs), accountAlias);
     if (entry.customDomain === inputs.domain) {
-      if (!inputs.adopt) throw new Error(adoptHint("CustomDomain", what, accountAlias));
+      journal.found(inputs.adopt, what);
     } else {
       await ctx.client.ops.addCustomDomain({ body: { alias: inputs.alias, domain: inputs.domain } });
       ctx.patch((a) => {

@@ -8,7 +8,7 @@ import { MediahostError, waitForJob } from "../client";
 import type { AccountContext } from "../context";
 import { log } from "../log";
 import {
-  adoptHint,
+  beginCreate,
   CommonInputs,
   type CommonOutputs,
   FolderPath,
@@ -85,6 +85,7 @@ export const folder: ResourceKind<FolderInputs, FolderOutputs> = {
 
   async create(ctx, inputs) {
     const accountAlias = await ctx.assertAccount(undefined, `Folder ${inputs.path}`);
+    const journal = beginCreate(ctx, "Folder", inputs.path, accountAlias);
     if ((await mkdirWithParents(ctx, inputs.path, true)) === "exists") {
       const stat = await statOrUndefined(ctx, inputs.path);
       if (stat && !stat.isDirectory) {
@@ -93,7 +94,7 @@ export const folder: ResourceKind<FolderInputs, FolderOutputs> = {
         );
       }
       const madeByUs = implicitParents.get(ctx)?.has(inputs.path);
-      if (!inputs.adopt && !madeByUs) throw new Error(adoptHint("Folder", inputs.path, accountAlias));
+      journal.found(inputs.adopt || madeByUs, inputs.path);
     }
     return { id: inputs.path, outs: { ...inputs, accountAlias, cdnUrl: await cdnUrl(ctx, inputs.path) } };
   },

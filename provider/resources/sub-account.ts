@@ -6,7 +6,7 @@ import { z } from "zod";
 import { MediahostError } from "../client";
 import {
   AliasName,
-  adoptHint,
+  beginCreate,
   CommonInputs,
   type CommonOutputs,
   inputsOf,
@@ -30,13 +30,13 @@ export const subAccount: ResourceKind<SubAccountInputs, SubAccountOutputs> = {
 
   async create(ctx, inputs) {
     const accountAlias = await ctx.assertAccount(undefined, `SubAccount ${inputs.alias}`);
+    const journal = beginCreate(ctx, "SubAccount", inputs.alias, accountAlias);
     try {
       await ctx.client.ops.createSubAccount({ body: { alias: inputs.alias } });
     } catch (err) {
       const exists = err instanceof MediahostError && err.status === 409;
       if (!exists) throw err;
-      if (!inputs.adopt)
-        throw new Error(adoptHint("SubAccount", `sub-account "${inputs.alias}"`, accountAlias));
+      journal.found(inputs.adopt, `sub-account "${inputs.alias}"`);
     }
     return { id: inputs.alias, outs: { ...inputs, accountAlias } };
   },
