@@ -33,6 +33,18 @@ export interface DriftReport {
   resources: ResourceDrift[];
 }
 
+/** What the CLI said on stderr, from an Automation API CommandError; the message otherwise. */
+export function cliError(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const said = message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("error: "));
+  if (said.length) return [...new Set(said.map((l) => l.slice("error: ".length)))].join("\n");
+  const stderr = /(?:^|\n)\s*stderr: ([\s\S]*?)(?:\n\s*err\?: |$)/.exec(message)?.[1]?.trim();
+  return stderr || message;
+}
+
 const progress = (line: string) => process.stderr.write(`mediahost-drift: ${line}\n`);
 
 async function main(argv: string[]): Promise<number> {
@@ -99,11 +111,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     await stack.previewRefresh({ onEvent });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const stderr = /stderr: ([\s\S]*?)(?:\n\s*err\?:|$)/.exec(message)?.[1]?.trim();
-    throw new Error(
-      `the refresh preview failed${errors.length ? `:\n${errors.join("\n")}` : stderr ? `:\n${stderr}` : `: ${message}`}`,
-    );
+    throw new Error(`the refresh preview failed:\n${errors.length ? errors.join("\n") : cliError(err)}`);
   }
   progress(`${checked} resources checked, ${drifts.length} drifted`);
 
@@ -120,7 +128,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    progress(`error: ${err instanceof Error ? err.message : String(err)}`);
+    progress(`error: ${cliError(err)}`);
     process.exitCode = 1;
   },
 );

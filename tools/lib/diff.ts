@@ -9,8 +9,8 @@
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 export const SECRET_TEXT = "[secret]";
 
-/** Keys of the dynamic-provider machinery, never drift. */
-const IGNORED_KEYS = new Set(["__provider"]);
+/** Top-level keys of the machinery (`__provider`, and any other `__` key a provider keeps for itself), never drift. */
+const isInternalKey = (key: string) => key.startsWith("__");
 
 export interface PropertyDrift {
   /** Dotted path, e.g. `minify.enabled`, `fetching.http.url`, `tags`. */
@@ -61,7 +61,7 @@ export function canonicalJson(value: unknown): string {
 export function propertyDiffs(state: unknown, account: unknown, prefix = ""): PropertyDrift[] {
   if (isPlainObject(state) && isPlainObject(account)) {
     const keys = [...new Set([...Object.keys(state), ...Object.keys(account)])]
-      .filter((k) => !(prefix === "" && IGNORED_KEYS.has(k)))
+      .filter((k) => !(prefix === "" && isInternalKey(k)))
       .sort();
     return keys.flatMap((k) => propertyDiffs(state[k], account[k], prefix ? `${prefix}.${k}` : k));
   }
