@@ -1,0 +1,463 @@
+// `npm run bench`: the real Pulumi CLI runs a program of N folders (each with FolderOptions and
+// FolderMeta), one AccountSettings and 20 Aliases against the in-process emulator, and the same
+// shape of trivial dynamic resources as a baseline. Per step (up, preview, preview --refresh,
+// refresh, destroy): API calls by operation beside the minimum the API allows, wall time at each
+// emulator latency beside the baseline, state and serialized-provider bytes, peak provider RSS.
+// See docs/benchmark.md.
+//
+//   npm run bench [-- --json] [--sizes 10,100,500] [--latencies 0,50] [--parallel P]
+//
+// Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
+import { type RunningEmulator, startEmulator } from "../emulator";
+import { counterLimits } from "../provider/api/operations";
+import { ALIASES } from "./bench/program";
+import { createWorkspace, provisionToolchain, type RunResult, runPulumi, stateFile } from "./bench/setup";
+
+type Step = "up" | "preview" | "previewRefresh" | "refresh" | "destroy";
+const STEPS: Step[] = ["up", "preview", "previewRefresh", "refresh", "destroy"];
+const STEP_LABEL: Record<Step, string> = {
+  up: "up",
+  preview: "preview",
+  previewRefresh: "preview --refresh",
+  refresh: "refresh",
+  destroy: "destroy",
+};
+
+function stepArgs(step: Step, stack: string, parallel?: number): string[] {
+  const common = ["--stack", stack, ...(parallel ? ["--parallel", String(parallel)] : [])];
+  switch (step) {
+    case "up":
+      return ["up", "--yes", "--skip-preview", ...common];
+    case "preview":
+      return ["preview", ...common];
+    case "previewRefresh":
+      return ["preview", "--refresh", "--expect-no-changes", ...common];
+    case "refresh":
+      return ["refresh", "--yes", "--skip-preview", "--expect-no-changes", ...common];
+    case "destroy":
+      return ["destroy", "--yes", "--skip-preview", ...common];
+  }
+}
+
+type Calls = Record<string, number>;
+
+/**
+ * The fewest API calls the API allows for each step (one account, a fresh process per run):
+ *   up:       1 token + 1 account GET + 1 account update (settings and all aliases together)
+ *             + per folder 1 mkdir + 1 options write + 1 setMeta (title) + 1 addTags
+ *   preview:  0 (nothing to read: inputs are compared with the state)
+ *   refresh / preview --refresh:
+ *             1 token + 1 account GET (settings and aliases) + per folder 1 stat + 1 options GET
+ *             + 1 meta GET (no operation returns a folder's options or meta with its stat)
+ *   destroy:  1 token + 1 account GET (which account do the credentials reach) + 1 account update
+ *             (aliases out, settings reset) + per folder 1 delete + 1 setMeta and 1 removeTags (the
+ *             meta resource clears what it set: it cannot know its folder is deleted next)
+ */
+function minimum(step: Step, n: number): Calls {
+  switch (step) {
+    case "up":
+      return {
+        token: 1,
+        getAccount: 1,
+        updateAccount: 1,
+        mkdir: n,
+        setFolderOptions: n,
+        setMeta: n,
+        addTags: n,
+      };
+    case "preview":
+      return {};
+    case "previewRefresh":
+    case "refresh":
+      return { token: 1, getAccount: 1, stat: n, getFolderOptions: n, getMeta: n };
+    case "destroy":
+      return { token: 1, getAccount: 1, updateAccount: 1, deleteFile: n, setMeta: n, removeTags: n };
+  }
+}
+
+const total = (calls: Calls) => Object.values(calls).reduce((a, b) => a + b, 0);
+
+interface Options {
+  json: boolean;
+  sizes: number[];
+  latencies: number[];
+  parallel?: number;
+}
+
+function parseArgs(argv: string[]): Options {
+  const opts: Options = { json: false, sizes: [10, 100, 500], latencies: [0, 50] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const [flag, inline] = arg.split("=", 2) as [string, string | undefined];
+    const value = () => inline ?? (argv[++i] as string);
+    const numbers = () => value().split(",").map(Number);
+    if (flag === "--json") opts.json = true;
+    else if (flag === "--sizes") opts.sizes = numbers();
+    else if (flag === "--latencies") opts.latencies = numbers();
+    else if (flag === "--parallel") opts.parallel = Number(value());
+    else throw new Error(`unknown argument ${arg} (see docs/benchmark.md)`);
+  }
+  return opts;
+}
+
+const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+
+interface StepResult {
+  ms: number;
+  providerRssBytes: number;
+  /** Emulator requests by operation (ours only). */
+  calls?: Calls;
+}
+
+interface RunReport {
+  mode: "ours" | "baseline";
+  n: number;
+  latencyMs: number;
+  resources: number;
+  steps: Record<Step, StepResult>;
+  /** From the state file after `up`. */
+  state?: StateReport;
+}
+
+interface StateReport {
+  fileBytes: number;
+  resources: number;
+  /** Average bytes of one resource's entry in the state file, by resource kind. */
+  bytesPerResource: Record<string, number>;
+  /** Bytes of the serialized `__provider` string, by kind (it is stored in inputs and outputs). */
+  providerBytes: Record<string, number>;
+}
+
+function measureState(state: unknown): StateReport {
+  const text = JSON.stringify(state);
+  const resources = (
+    (state as { checkpoint?: { latest?: { resources?: Record<string, unknown>[] } } }).checkpoint?.latest
+      ?.resources ?? []
+  ).filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic"));
+  const sums: Record<string, { bytes: number; provider: number; count: number }> = {};
+  for (const r of resources) {
+    const kind = String(r.type).split(":").pop() as string;
+    sums[kind] ??= { bytes: 0, provider: 0, count: 0 };
+    const s = sums[kind];
+    s.bytes += JSON.stringify(r).length;
+    s.provider += String((r.inputs as Record<string, unknown> | undefined)?.__provider ?? "").length;
+    s.count++;
+  }
+  const per = (f: (s: { bytes: number; provider: number; count: number }) => number) =>
+    Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, Math.round(f(s) / s.count)]));
+  return {
+    fileBytes: text.length,
+    resources: resources.length,
+    bytesPerResource: per((s) => s.bytes),
+    providerBytes: per((s) => s.provider),
+  };
+}
+
+function countCalls(emulator: RunningEmulator, since: number): { calls: Calls; next: number } {
+  const { requests, next } = emulator.control.requests(since);
+  const calls: Calls = {};
+  for (const r of requests) {
+    const op = r.operation ?? `${r.method} ${r.path}`;
+    calls[op] = (calls[op] ?? 0) + 1;
+  }
+  return { calls, next };
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  progress("provisioning the Pulumi CLI (cached after the first build)");
+  const toolchain = await provisionToolchain();
+  const ws = await createWorkspace(toolchain);
+  progress(`project with pulumi-mediahost installed (copied dist/ + package.json) in ${ws.projectDir}`);
+  const runs: RunReport[] = [];
+  try {
+    for (const n of opts.sizes) {
+      for (const latencyMs of opts.latencies) {
+        // ours and the baseline take turns step by step, so load from elsewhere on the machine
+        // falls on both alike
+        const pair = [
+          await openScenario(toolchain, ws, "ours", n, latencyMs, opts.parallel),
+          await openScenario(toolchain, ws, "baseline", n, latencyMs, opts.parallel),
+        ];
+        try {
+          for (const step of STEPS) for (const s of pair) await s.runStep(step);
+        } finally {
+          for (const s of pair) await s.finish();
+        }
+        runs.push(...pair.map((s) => s.report));
+      }
+    }
+  } finally {
+    await ws.dispose();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const report = {
+    date: new Date().toISOString(),
+    command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
+    parallel: opts.parallel ?? "default (4 x CPUs)",
+    totalSeconds: Math.round(seconds),
+    runs,
+    minimum: Object.fromEntries(
+      opts.sizes.map((n) => [n, Object.fromEntries(STEPS.map((s) => [s, minimum(s, n)]))]),
+    ),
+    targets: targets(runs, opts),
+  };
+  progress(`done in ${seconds.toFixed(0)} s`);
+  process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : render(report, runs, opts));
+}
+
+interface Scenario {
+  report: RunReport;
+  runStep(step: Step): Promise<void>;
+  finish(): Promise<void>;
+}
+
+async function openScenario(
+  toolchain: Awaited<ReturnType<typeof provisionToolchain>>,
+  ws: Awaited<ReturnType<typeof createWorkspace>>,
+  mode: "ours" | "baseline",
+  n: number,
+  latencyMs: number,
+  parallel?: number,
+): Promise<Scenario> {
+  const stack = `${mode}-n${n}-l${latencyMs}`;
+  const emulator = mode === "ours" ? await startEmulator({ latencyMs, log: () => {} }) : undefined;
+  // the hourly counters (7,000 REST calls, 50 account updates) would stop N=500 mid-run: lift
+  // them; the counts say what a run costs against them
+  for (const counter of Object.keys(counterLimits))
+    emulator?.control.setLimit({ counter, limit: Number.MAX_SAFE_INTEGER });
+  await runPulumi(toolchain, ws, ["stack", "init", stack]);
+  const config = [
+    ["--plaintext", `bench:n=${n}`],
+    ["--plaintext", `bench:mode=${mode}`],
+    ...(emulator
+      ? [
+          ["--plaintext", `mediahost:baseUrl=${emulator.url}`],
+          ["--plaintext", "mediahost:clientId=demo-client"],
+          ["--secret", "mediahost:clientSecret=demo-secret"],
+        ]
+      : []),
+  ].flat();
+  await runPulumi(toolchain, ws, ["config", "set-all", "--stack", stack, ...config]);
+  const report: RunReport = {
+    mode,
+    n,
+    latencyMs,
+    resources: 3 * n + 1 + ALIASES,
+    steps: {} as Record<Step, StepResult>,
+  };
+  let since = emulator?.control.requests(0).next ?? 0;
+  return {
+    report,
+    async runStep(step) {
+      progress(`${stack}: ${STEP_LABEL[step]}`);
+      let result: RunResult;
+      try {
+        result = await runPulumi(toolchain, ws, stepArgs(step, stack, parallel), {
+          BENCH_LATENCY_MS: String(latencyMs),
+        });
+      } catch (err) {
+        throw new Error(`${stack} ${STEP_LABEL[step]}: ${(err as Error).message}`);
+      }
+      const entry: StepResult = { ms: Math.round(result.ms), providerRssBytes: result.providerRss };
+      if (emulator) {
+        const counted = countCalls(emulator, since);
+        since = counted.next;
+        entry.calls = counted.calls;
+      }
+      report.steps[step] = entry;
+      progress(
+        `  ${(result.ms / 1000).toFixed(1)} s, provider RSS ${(result.providerRss / 1048576).toFixed(0)} MiB` +
+          (entry.calls ? `, ${total(entry.calls)} calls ${JSON.stringify(entry.calls)}` : ""),
+      );
+      if (step === "up") report.state = measureState(stateFile(ws, stack));
+    },
+    async finish() {
+      try {
+        await runPulumi(toolchain, ws, ["stack", "rm", "--yes", "--force", "--stack", stack]);
+      } finally {
+        await emulator?.stop();
+      }
+    },
+  };
+}
+
+interface Target {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+function targets(runs: RunReport[], opts: Options): Target[] {
+  const ours = runs.filter((r) => r.mode === "ours");
+  const out: Target[] = [];
+  const worst = (step: Step | Step[], op: string) => {
+    let max = 0;
+    for (const r of ours)
+      for (const s of ([] as Step[]).concat(step)) max = Math.max(max, r.steps[s].calls?.[op] ?? 0);
+    return max;
+  };
+  const previewCalls = Math.max(...ours.map((r) => total(r.steps.preview.calls ?? {})));
+  out.push({
+    target: "preview without refresh: 0 API calls",
+    measured: `${previewCalls}`,
+    met: previewCalls === 0,
+  });
+  const tokens = worst(STEPS, "token");
+  out.push({
+    target: "token requests: 1 per account per run",
+    measured: `at most ${tokens} per run`,
+    met: tokens <= 1,
+  });
+  const gets = worst(STEPS, "getAccount");
+  out.push({
+    target: "account GET: at most 1 per account per run",
+    measured: `at most ${gets} per run`,
+    met: gets <= 1,
+  });
+  const ups = worst("up", "updateAccount");
+  out.push({
+    target: `account updates: at most 2 per up (1 settings + ${ALIASES} aliases created)`,
+    measured: `${ups} per up`,
+    met: ups <= 2,
+  });
+  const destroys = worst("destroy", "updateAccount");
+  out.push({
+    target: `(not a target) account updates per destroy (settings reset + ${ALIASES} aliases removed)`,
+    measured: `${destroys} per destroy`,
+    met: destroys <= 2,
+  });
+  for (const r of ours) {
+    const calls = total(r.steps.refresh.calls ?? {});
+    out.push({
+      target: `refresh of N=${r.n} folders (3 resources each) at ${r.latencyMs} ms: N + O(1) calls`,
+      measured: `${calls} = ${((calls - 2) / r.n).toFixed(2)} per folder + 2 (minimum ${total(minimum("refresh", r.n))})`,
+      met: calls <= r.n + 10,
+    });
+  }
+  for (const n of opts.sizes.filter((x) => x >= 100)) {
+    for (const step of STEPS) {
+      const a = runs.find((r) => r.mode === "ours" && r.n === n && r.latencyMs === 50);
+      const b = runs.find((r) => r.mode === "baseline" && r.n === n && r.latencyMs === 50);
+      if (!a || !b) continue;
+      const ratio = a.steps[step].ms / b.steps[step].ms;
+      out.push({
+        target: `time ours/baseline at 50 ms, N=${n}, ${STEP_LABEL[step]}: at most 1.2`,
+        measured: ratio.toFixed(2),
+        met: ratio <= 1.2,
+      });
+    }
+  }
+  const states = ours.flatMap((r) => (r.state ? [r.state] : []));
+  const maxProvider = Math.max(...states.flatMap((s) => Object.values(s.providerBytes)));
+  const maxState = Math.max(...states.flatMap((s) => Object.values(s.bytesPerResource)));
+  out.push({
+    target: "serialized provider under 2 KB per resource",
+    measured: `${maxProvider} B (stored twice: inputs and outputs)`,
+    met: maxProvider < 2048,
+  });
+  out.push({
+    target: "state per resource under 3 KB",
+    measured: `at most ${maxState} B`,
+    met: maxState < 3072,
+  });
+  return out;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(" | ")} |`;
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+function diffCalls(actual: Calls, min: Calls): string {
+  const ops = [...new Set([...Object.keys(actual), ...Object.keys(min)])].sort();
+  const parts: string[] = [];
+  for (const op of ops) {
+    const a = actual[op] ?? 0;
+    const m = min[op] ?? 0;
+    if (a !== m) parts.push(`${op} ${a}${m ? `/${m}` : ""}`);
+  }
+  return parts.join(", ") || "= minimum";
+}
+
+function render(
+  report: { date: string; command: string; parallel: unknown; totalSeconds: number; targets: Target[] },
+  runs: RunReport[],
+  opts: Options,
+): string {
+  const out: string[] = [];
+  out.push(
+    `pulumi-mediahost benchmark, ${report.date}, --parallel ${report.parallel}, total ${report.totalSeconds} s`,
+  );
+  const secs = (ms?: number) => (ms === undefined ? "-" : (ms / 1000).toFixed(1));
+  for (const n of opts.sizes) {
+    const find = (mode: string, latency: number) =>
+      runs.find((r) => r.mode === mode && r.n === n && r.latencyMs === latency);
+    const any = find("ours", opts.latencies[opts.latencies.length - 1] as number);
+    out.push("");
+    out.push(
+      `N = ${n} folders (${3 * n + 1 + ALIASES} resources: 3 per folder, 1 AccountSettings, ${ALIASES} Aliases)`,
+    );
+    const header = ["step", "calls", "min", "differs from minimum (ours/min)"];
+    for (const l of opts.latencies) header.push(`${l} ms ours s`, `base s`, "ratio");
+    const rows = STEPS.map((step) => {
+      const calls = any?.steps[step].calls ?? {};
+      const min = minimum(step, n);
+      const row = [STEP_LABEL[step], String(total(calls)), String(total(min)), diffCalls(calls, min)];
+      for (const l of opts.latencies) {
+        const a = find("ours", l)?.steps[step].ms;
+        const b = find("baseline", l)?.steps[step].ms;
+        row.push(secs(a), secs(b), a && b ? (a / b).toFixed(2) : "-");
+      }
+      return row;
+    });
+    out.push(table(header, rows));
+    // call counts may depend on timing (the account writer coalesces what arrives together)
+    for (const l of opts.latencies) {
+      const r = find("ours", l);
+      if (!r || r === any) continue;
+      const differing = STEPS.filter(
+        (s) => total(r.steps[s].calls ?? {}) !== total(any?.steps[s].calls ?? {}),
+      );
+      for (const s of differing)
+        out.push(
+          `  at ${l} ms, ${STEP_LABEL[s]} made ${total(r.steps[s].calls ?? {})} calls: ${diffCalls(r.steps[s].calls ?? {}, minimum(s, n))}`,
+        );
+    }
+    const state = find("ours", opts.latencies[0] as number)?.state;
+    if (state) {
+      const kinds = Object.keys(state.bytesPerResource).sort();
+      out.push(
+        `  state: ${state.fileBytes} B file; per resource ${kinds.map((k) => `${k} ${state.bytesPerResource[k]}`).join(", ")} B; ` +
+          `__provider ${[...new Set(Object.values(state.providerBytes))].join("/")} B`,
+      );
+    }
+    const base = find("baseline", opts.latencies[0] as number)?.state;
+    if (base)
+      out.push(`  baseline __provider (serialized by value): ${Object.values(base.providerBytes)[0]} B`);
+    const rss = (mode: string) =>
+      Math.max(
+        ...runs
+          .filter((r) => r.mode === mode && r.n === n)
+          .flatMap((r) => STEPS.map((s) => r.steps[s].providerRssBytes)),
+      );
+    out.push(
+      `  peak RSS of the dynamic provider process: ours ${(rss("ours") / 1048576).toFixed(0)} MiB, baseline ${(rss("baseline") / 1048576).toFixed(0)} MiB`,
+    );
+  }
+  out.push("");
+  out.push(
+    table(
+      ["target", "measured", "met"],
+      report.targets.map((t) => [t.target, t.measured, t.met ? "yes" : "NO"]),
+    ),
+  );
+  return `${out.join("\n")}\n`;
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+// The benchmark's Pulumi program (plain CommonJS, so no TypeScript compile is timed), written into
+// a temporary project outside the repository. Stack config `bench:mode` picks what it declares:
+//   ours      N Folders, each with FolderOptions and FolderMeta, one AccountSettings, 20 Aliases
+//   baseline  the same resources and dependencies as trivial dynamic resources whose operations
+//             only wait: BENCH_LATENCY_MS times the API calls the minimum model allows for that
+//             operation (see MIN_CALLS), so ours/baseline is the provider's overhead.
+
+export const ALIASES = 20;
+
+/**
+ * Sequential API calls the minimum model needs per resource operation (the floor a perfect
+ * provider would wait for). Shared account calls (token, account GET, the one coalesced account
+ * update) are counted once per run in the API-call minimum, and here as one wait per operation
+ * because every operation waits for them.
+ */
+export const MIN_CALLS = {
+  folder: { create: 1, read: 1, update: 0, delete: 1 },
+  options: { create: 1, read: 1, update: 1, delete: 0 },
+  meta: { create: 2, read: 1, update: 2, delete: 2 },
+  alias: { create: 1, read: 1, update: 1, delete: 1 },
+  settings: { create: 1, read: 1, update: 1, delete: 1 },
+} as const;
+
+/** The baseline's provider for one kind: the module's whole export, as ours. */
+export function baselineModule(kind: keyof typeof MIN_CALLS): string {
+  return `"use strict";
+const calls = ${JSON.stringify(MIN_CALLS[kind])};
+const wait = (op) => new Promise((r) => setTimeout(r, Number(process.env.BENCH_LATENCY_MS || 0) * calls[op]));
+module.exports = {
+  async create(inputs) { await wait("create"); return { id: inputs.key, outs: inputs }; },
+  async read(id, props) { await wait("read"); return { id, props }; },
+  async diff() { return { changes: false }; },
+  async update(id, olds, news) { await wait("update"); return { outs: news }; },
+  async delete() { await wait("delete"); },
+};
+`;
+}
+
+export const PROGRAM = `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const config = new pulumi.Config("bench");
+const n = config.requireNumber("n");
+const mode = config.require("mode");
+const ALIASES = ${ALIASES};
+
+if (mode === "ours") {
+  const mh = require("pulumi-mediahost");
+  new mh.AccountSettings("settings", { minify: { enabled: true }, resetOnDelete: true });
+  for (let i = 0; i < ALIASES; i++) {
+    new mh.Alias("alias-" + i, { name: "bench" + i, prefix: "/bench-" + i, cdn: true });
+  }
+  for (let i = 0; i < n; i++) {
+    const folder = new mh.Folder("f" + i, { path: "/bench-" + i });
+    new mh.FolderOptions("f" + i + "-options", { path: folder.path, scanSpins: true });
+    new mh.FolderMeta("f" + i + "-meta", { path: folder.path, title: "Folder " + i, tags: ["bench"] });
+  }
+} else {
+  // installed modules, so each provider is serialized as a require() like ours (see setup.ts)
+  const providers = {};
+  for (const kind of ${JSON.stringify(Object.keys(MIN_CALLS))}) providers[kind] = require("bench-baseline/" + kind + ".js");
+  const res = (kind, name, props) =>
+    new pulumi.dynamic.Resource(providers[kind], name, Object.assign({ key: name }, props), {}, "bench", kind);
+  res("settings", "settings", { minify: { enabled: true } });
+  for (let i = 0; i < ALIASES; i++) res("alias", "alias-" + i, { name: "bench" + i });
+  for (let i = 0; i < n; i++) {
+    const folder = res("folder", "f" + i, { path: "/bench-" + i });
+    res("options", "f" + i + "-options", { path: folder.path, scanSpins: true });
+    res("meta", "f" + i + "-meta", { path: folder.path, title: "Folder " + i, tags: ["bench"] });
+  }
+}
+`;

@@ -1,0 +1,179 @@
+// The benchmark's surroundings: the real Pulumi CLI (scripts/toolchain/provision.sh), a temporary
+// project outside the repository in which pulumi-mediahost is INSTALLED as a user gets it (so
+// `__provider` is the tiny `require("pulumi-mediahost/dist/sdk/providers/<kind>.js")`), a file
+// backend, and a sampler of the dynamic provider process's memory.
+import { execFile, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, join, resolve } from "node:path";
+import { baselineModule, MIN_CALLS, PROGRAM } from "./program";
+
+/** The repository: dist/scripts/bench/setup.js lives three levels below it. */
+export const repoRoot = resolve(__dirname, "../../..");
+export const PASSPHRASE = "mediahost-bench";
+
+export interface Toolchain {
+  pulumi: string;
+  env: Record<string, string>;
+}
+
+export async function provisionToolchain(): Promise<Toolchain> {
+  const script = join(repoRoot, "scripts/toolchain/provision.sh");
+  const stdout = await new Promise<string>((res, rej) =>
+    execFile("bash", [script], { cwd: repoRoot, maxBuffer: 64 << 20 }, (err, out, errOut) =>
+      err ? rej(new Error(`${script} failed:\n${errOut}`)) : res(out),
+    ),
+  );
+  const binDirs = stdout.trim().split(delimiter).filter(Boolean);
+  const path = [...binDirs, join(repoRoot, "node_modules/.bin"), process.env.PATH ?? ""].join(delimiter);
+  const dir = path.split(delimiter).find((d) => d && existsSync(join(d, "pulumi")));
+  if (!dir) throw new Error(`no pulumi in ${binDirs.join(", ")} or on PATH`);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  Object.assign(env, {
+    PATH: path,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+  });
+  return { pulumi: join(dir, "pulumi"), env };
+}
+
+export interface Workspace {
+  dir: string;
+  projectDir: string;
+  stateDir: string;
+  env: Record<string, string>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A project in a temporary directory whose node_modules holds a copy of this package (dist/ and
+ * package.json, as `npm pack` would ship them) and symlinks to the repository's installed
+ * dependencies, and a file backend beside it.
+ */
+export async function createWorkspace(toolchain: Toolchain): Promise<Workspace> {
+  const dir = await mkdtemp(join(tmpdir(), "mediahost-bench-"));
+  const projectDir = join(dir, "project");
+  const stateDir = join(dir, "state");
+  const home = join(dir, "home");
+  const modules = join(projectDir, "node_modules");
+  await mkdir(modules, { recursive: true });
+  await mkdir(stateDir);
+  await mkdir(home);
+  const repoModules = join(repoRoot, "node_modules");
+  for (const entry of await readdir(repoModules)) {
+    if (entry === ".bin" || entry.startsWith(".")) continue;
+    await symlink(join(repoModules, entry), join(modules, entry));
+  }
+  const pkg = join(modules, "pulumi-mediahost");
+  await mkdir(join(pkg, "dist"), { recursive: true });
+  for (const part of ["provider", "sdk"]) {
+    await cp(join(repoRoot, "dist", part), join(pkg, "dist", part), {
+      recursive: true,
+      filter: (src) => !src.endsWith(".map"),
+    });
+  }
+  await cp(join(repoRoot, "package.json"), join(pkg, "package.json"));
+  const baseline = join(modules, "bench-baseline");
+  await mkdir(baseline);
+  await writeFile(join(baseline, "package.json"), '{ "name": "bench-baseline", "version": "1.0.0" }\n');
+  for (const kind of Object.keys(MIN_CALLS) as (keyof typeof MIN_CALLS)[])
+    await writeFile(join(baseline, `${kind}.js`), baselineModule(kind));
+  await writeFile(join(projectDir, "index.js"), PROGRAM);
+  await writeFile(
+    join(projectDir, "Pulumi.yaml"),
+    "name: mediahost-bench\nruntime: nodejs\ndescription: pulumi-mediahost benchmark\n",
+  );
+  await writeFile(join(projectDir, "package.json"), '{ "name": "mediahost-bench", "private": true }\n');
+  return {
+    dir,
+    projectDir,
+    stateDir,
+    env: { ...toolchain.env, PULUMI_BACKEND_URL: `file://${stateDir}`, PULUMI_HOME: home },
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+export function stateFile(ws: Workspace, stack: string): unknown {
+  const file = join(ws.stateDir, ".pulumi", "stacks", "mediahost-bench", `${stack}.json`);
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
+export interface RunResult {
+  ms: number;
+  stdout: string;
+  /** Peak RSS (bytes) of the dynamic provider process(es) started by this run (max over them). */
+  providerRss: number;
+}
+
+/** Runs the CLI; rejects with its output when it fails. Samples the provider's RSS meanwhile. */
+export function runPulumi(
+  toolchain: Toolchain,
+  ws: Workspace,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<RunResult> {
+  return new Promise((res, rej) => {
+    const t0 = performance.now();
+    const child = spawn(toolchain.pulumi, [...args, "--non-interactive", "--color", "never"], {
+      cwd: ws.projectDir,
+      env: { ...ws.env, ...extraEnv },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    let peak = 0;
+    const timer = setInterval(() => {
+      if (child.pid) peak = Math.max(peak, providerRss(child.pid));
+    }, 100);
+    child.on("error", rej);
+    child.on("close", (code) => {
+      const ms = performance.now() - t0;
+      clearInterval(timer);
+      if (code === 0) res({ ms, stdout: out, providerRss: peak });
+      else rej(new Error(`pulumi ${args.join(" ")} exited with ${code}:\n${out.slice(-4000)}`));
+    });
+  });
+}
+
+/** Sum over nothing, max over the dynamic-provider node processes below `root` (bytes). */
+function providerRss(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // the command name may hold spaces: fields after the closing parenthesis
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(pid);
+      children.set(ppid, list);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let peak = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    for (const child of children.get(pid) ?? []) {
+      stack.push(child);
+      try {
+        if (!readFileSync(`/proc/${child}/cmdline`, "utf8").includes("dynamic-provider")) continue;
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child}/status`, "utf8"))?.[1] ?? 0);
+        peak = Math.max(peak, kb * 1024);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  return peak;
+}
