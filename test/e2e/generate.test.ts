@@ -1,0 +1,258 @@
+// mediahost-generate against the emulator, then the generated program with the real CLI: it
+// adopts everything without error, a refresh preview afterwards shows no changes (and
+// mediahost-drift agrees), the account is exactly as before the round trip, and no secret is
+// in the code or the state. Plus a tree of 1,000 folders generated in under a minute.
+//
+// The generated program lives in a temporary directory outside the repository, as a user's
+// would. It resolves `pulumi-mediahost` through node_modules/pulumi-mediahost -> this repository
+// (as `npm install` of a local path would), and @pulumi/* and @types/* through links to this
+// repository's node_modules, so that program, SDK and provider share one @pulumi/pulumi and
+// the provider's shim finds the package from the program's directory.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { MediahostClient } from "../../provider/client";
+import { DEMO_CLIENT, plaintextLocations } from "./helpers/project";
+import {
+  createTemporaryBackend,
+  pulumiCommand,
+  repoRoot,
+  type TemporaryBackend,
+  toolchainForTests,
+} from "./helpers/toolchain";
+
+const GENERATE_BIN = join(repoRoot, "dist/tools/generate.js");
+const DRIFT_BIN = join(repoRoot, "dist/tools/drift.js");
+const NODE = join(repoRoot, "node_modules/.bin/node");
+const ORIGIN_PASSWORD = "origin-pw-gen-4f2a90";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+}
+
+function run(bin: string, args: string[], env: Record<string, string>): Promise<Run> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(NODE, [bin, ...args], { env, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr, seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
+
+const credentialsEnv = (emulator: RunningEmulator) => ({
+  PATH: process.env.PATH ?? "",
+  MEDIAHOST_BASE_URL: emulator.url,
+  MEDIAHOST_CLIENT_ID: DEMO_CLIENT.clientId,
+  MEDIAHOST_CLIENT_SECRET: DEMO_CLIENT.clientSecret,
+});
+
+/** Makes `dir` resolve pulumi-mediahost, @pulumi/* and @types/* as an installed program would. */
+async function linkDependencies(dir: string) {
+  await mkdir(join(dir, "node_modules"), { recursive: true });
+  await symlink(repoRoot, join(dir, "node_modules", "pulumi-mediahost"), "dir");
+  await symlink(join(repoRoot, "node_modules", "@pulumi"), join(dir, "node_modules", "@pulumi"), "dir");
+  await symlink(join(repoRoot, "node_modules", "@types"), join(dir, "node_modules", "@types"), "dir");
+}
+
+describe("mediahost-generate: round trip with the real CLI", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) return void it.skip("needs the Pulumi toolchain");
+  if (!existsSync(GENERATE_BIN)) throw new Error(`${GENERATE_BIN} is missing: run \`npm run build\` first`);
+
+  let emulator: RunningEmulator;
+  let backend: TemporaryBackend;
+  let outDir: string;
+  let api: MediahostClient;
+  let before: unknown;
+  let generated: Run;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ log: () => {} });
+    backend = await createTemporaryBackend();
+    outDir = await mkdtemp(join(tmpdir(), "mediahost-generated-"));
+    api = new MediahostClient({ baseUrl: emulator.url, ...DEMO_CLIENT });
+    // an account set up by hand, before Pulumi
+    await api.ops.updateAccount({
+      body: {
+        minify: { enabled: true },
+        fetching: {
+          enabled: true,
+          type: "http",
+          http: {
+            url: "https://origin.example.com/media",
+            auth: { enabled: true, username: "fetcher", password: ORIGIN_PASSWORD },
+          },
+        },
+        aliases: {
+          thumbs: { prefix: "/products", cdn: true, defaultProfile: "thumbnail" },
+          "press-kit": { prefix: "/press", cdn: false },
+        },
+      },
+    });
+    await api.ops.addCustomDomain({ body: { alias: "demo", domain: "img.example.com" } });
+    for (const dir of [
+      "/products",
+      "/products/shoes",
+      "/products/shoes/Running Shoes",
+      "/products/bags",
+      "/press",
+      "/press/2024",
+      "/press/2024/q1",
+      "/press/2024/q1/drafts", // deeper than --depth 3: left out
+    ])
+      await api.ops.mkdir({ query: { dirname: dir } });
+    await api.ops.setMeta({
+      query: { filename: "/products/shoes" },
+      body: { title: "Shoes", description: "Every shoe in the catalog" },
+    });
+    await api.ops.addTags({ query: { filename: "/products/shoes" }, body: { tags: ["catalog", "shoes"] } });
+    await api.ops.setMeta({ query: { filename: "/press" }, body: { title: "Press" } });
+    await api.ops.setFolderOptions({
+      query: { filename: "/products/shoes" },
+      body: { scanSpins: true, nameSpinsAfterFolder: true },
+    });
+    await api.ops.setFolderOptions({ query: { filename: "/" }, body: { allowListing: false } });
+    before = emulator.control.state();
+  });
+  afterAll(async () => {
+    await backend?.dispose();
+    await emulator?.stop();
+    if (outDir) await rm(outDir, { recursive: true, force: true });
+  });
+
+  it("writes a program declaring the account, with adopt and without secrets, and says what to do next", async () => {
+    generated = await run(GENERATE_BIN, ["--out", outDir, "--depth", "3"], credentialsEnv(emulator));
+    console.log(`generate (round-trip account): ${generated.seconds.toFixed(1)} s\n${generated.stdout}`);
+    expect(generated.code, generated.stderr).toBe(0);
+    expect(generated.stderr).toContain('mediahost-generate: read account "demo": 3 aliases, 7 folders');
+    const code = await readFile(join(outDir, "index.ts"), "utf8");
+    // the shape users see
+    expect(code).toContain('import * as mediahost from "pulumi-mediahost";');
+    expect(code).toContain('password: config.requireSecret("fetchingHttpPassword")');
+    expect(code).toMatch(
+      /new mediahost\.Alias\("press-kit", \{ name: "press-kit", prefix: "\/press", cdn: false, adopt: true \}\);/,
+    );
+    expect(code).toMatch(
+      /new mediahost\.CustomDomain\("img-example-com", \{ alias: demoAlias\.name, domain: "img\.example\.com", adopt: true \}\);/,
+    );
+    expect(code).toContain(
+      'new mediahost.Folder("products-shoes", { path: "/products/shoes", adopt: true }, { dependsOn: [products] });',
+    );
+    expect(code).toContain(
+      'new mediahost.FolderOptions("root-options", { path: "/", allowListing: false });',
+    );
+    expect(code).toContain('tags: ["catalog", "shoes"]');
+    expect(code).toContain(
+      'new mediahost.Folder("products-shoes-running-shoes", { path: "/products/shoes/Running Shoes", adopt: true }, { dependsOn: [productsShoes] });',
+    );
+    expect(code).not.toContain("/press/2024/q1/drafts");
+    expect(code).toContain("// Not declared: folders deeper than 3 levels, under 1 folder(s),");
+    for (const secret of [ORIGIN_PASSWORD, DEMO_CLIENT.clientSecret]) expect(code).not.toContain(secret);
+    expect(generated.stdout).toContain("pulumi config set --secret fetchingHttpPassword <value>");
+    expect(generated.stdout).not.toContain(DEMO_CLIENT.clientSecret);
+    expect(await readFile(join(outDir, "Pulumi.yaml"), "utf8")).toMatch(
+      /^main: index\.ts$[\s\S]*name: nodejs/m,
+    );
+    const pkg = JSON.parse(await readFile(join(outDir, "package.json"), "utf8"));
+    expect(pkg.dependencies).toEqual({
+      "@pulumi/pulumi": "3.259.0",
+      "pulumi-mediahost": expect.stringMatching(/^\^\d/),
+    });
+  });
+
+  it("adopts everything with pulumi up; a refresh preview then shows no change, and the account is as before", async () => {
+    expect(generated?.code).toBe(0);
+    await linkDependencies(outDir);
+    const stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: `gen-${randomBytes(4).toString("hex")}`, workDir: outDir },
+      { pulumiCommand: await pulumiCommand(toolchain), envVars: { ...toolchain.env, ...backend.envVars } },
+    );
+    await stack.setAllConfig({
+      "mediahost:baseUrl": { value: emulator.url },
+      "mediahost:clientId": { value: DEMO_CLIENT.clientId },
+      "mediahost:clientSecret": { value: DEMO_CLIENT.clientSecret, secret: true },
+      fetchingHttpPassword: { value: ORIGIN_PASSWORD, secret: true },
+    });
+    const started = Date.now();
+    const up = await stack.up();
+    console.log(`pulumi up of the generated program: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    expect(up.summary.result).toBe("succeeded");
+    // settings, 3 aliases, 1 domain, 7 folders, 2 folder options, 2 folder metas, and the stack
+    expect(up.summary.resourceChanges).toEqual({ create: 17 });
+
+    const refreshed = await stack.preview({ refresh: true, expectNoChanges: true });
+    expect(refreshed.changeSummary).toEqual({ same: 17 });
+    expect(emulator.control.state()).toEqual(before);
+
+    const drift = await run(DRIFT_BIN, ["--cwd", outDir, "--stack", stack.name], {
+      ...toolchain.env,
+      ...backend.envVars,
+    });
+    expect(drift.code, drift.stderr).toBe(0);
+    expect(drift.stdout).toBe("No drift: 16 resources match the account.\n");
+
+    const state = JSON.parse(
+      await readFile(
+        join(backend.dir, "state", ".pulumi", "stacks", "mediahost-demo", `${stack.name}.json`),
+        "utf8",
+      ),
+    );
+    for (const secret of [ORIGIN_PASSWORD, DEMO_CLIENT.clientSecret])
+      expect(plaintextLocations(state, secret), secret).toEqual([]);
+    expect(JSON.stringify(state)).toContain("fetchingSecrets");
+  });
+});
+
+describe("mediahost-generate: 1,000 folders", () => {
+  let emulator: RunningEmulator;
+  let outDir: string;
+  beforeAll(async () => {
+    emulator = await startEmulator({ log: () => {} });
+    outDir = await mkdtemp(join(tmpdir(), "mediahost-generated-1000-"));
+    const api = new MediahostClient({ baseUrl: emulator.url, ...DEMO_CLIENT });
+    // /catalog, 9 groups under it and 110 folders in each (more than one readdir page): 1,000
+    await api.ops.mkdir({ query: { dirname: "/catalog" } });
+    for (let g = 0; g < 9; g++) {
+      const group = `/catalog/group-${g}`;
+      await api.ops.mkdir({ query: { dirname: group } });
+      await Promise.all(
+        Array.from({ length: 110 }, (_, i) =>
+          api.ops.mkdir({ query: { dirname: `${group}/item-${String(i).padStart(3, "0")}` } }),
+        ),
+      );
+    }
+    await api.ops.setMeta({
+      query: { filename: "/catalog/group-8/item-109" },
+      body: { title: "The last one" },
+    });
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    if (outDir) await rm(outDir, { recursive: true, force: true });
+  });
+
+  it("generates them in under a minute, with progress", async () => {
+    const result = await run(GENERATE_BIN, ["--out", outDir, "--depth", "3"], credentialsEnv(emulator));
+    console.log(`generate (1,000 folders): ${result.seconds.toFixed(1)} s\n${result.stderr}`);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.seconds).toBeLessThan(60);
+    expect(result.stderr).toMatch(/read account "demo": 1 aliases, 1000 folders in/);
+    const code = await readFile(join(outDir, "index.ts"), "utf8");
+    expect(code.match(/new mediahost\.Folder\(/g)).toHaveLength(1000);
+    expect(code).toContain(
+      'new mediahost.Folder("catalog-group-8-item-109", { path: "/catalog/group-8/item-109", adopt: true }, { dependsOn: [catalogGroup8] });',
+    );
+    expect(code).toContain('new mediahost.FolderMeta("catalog-group-8-item-109-meta", {');
+    expect(result.stdout).toContain("1000 Folder");
+  });
+});
