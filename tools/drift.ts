@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type EngineEvent, LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { driftOfStep, type ResourceDrift, renderTable, rowsOf, type StepMetadata } from "./lib/diff";
-import { locatePulumi, pathWith, pulumiRoot } from "./lib/pulumi-cli";
+import { cliError, locatePulumi, pathWith, pulumiRoot } from "./lib/pulumi-cli";
 
 const USAGE = `Usage: mediahost-drift [--stack NAME] [--cwd DIR] [--backend-url URL] [--json] [--pulumi PATH]
 
@@ -31,18 +31,6 @@ export interface DriftReport {
   checked: number;
   drift: boolean;
   resources: ResourceDrift[];
-}
-
-/** What the CLI said on stderr, from an Automation API CommandError; the message otherwise. */
-export function cliError(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const said = message
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith("error: "));
-  if (said.length) return [...new Set(said.map((l) => l.slice("error: ".length)))].join("\n");
-  const stderr = /(?:^|\n)\s*stderr: ([\s\S]*?)(?:\n\s*err\?: |$)/.exec(message)?.[1]?.trim();
-  return stderr || message;
 }
 
 const progress = (line: string) => process.stderr.write(`mediahost-drift: ${line}\n`);

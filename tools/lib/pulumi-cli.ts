@@ -63,3 +63,15 @@ export async function pulumiRoot(binary: string): Promise<string> {
 export function pathWith(binary: string, path = process.env.PATH ?? ""): string {
   return [dirname(binary), path].filter(Boolean).join(delimiter);
 }
+
+/** What the CLI said on stderr, from an Automation API CommandError; the message otherwise. */
+export function cliError(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const said = message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("error: "));
+  if (said.length) return [...new Set(said.map((l) => l.slice("error: ".length)))].join("\n");
+  const stderr = /(?:^|\n)\s*stderr: ([\s\S]*?)(?:\n\s*err\?: |$)/.exec(message)?.[1]?.trim();
+  return stderr || message;
+}

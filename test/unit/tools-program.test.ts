@@ -1,0 +1,127 @@
+// mediahost-generate's naming and code generation, from account snapshots.
+import { describe, expect, it } from "vitest";
+import { identifier, NameAllocator, slug } from "../../tools/lib/names";
+import { generateProgram, literal } from "../../tools/lib/program";
+import type { AccountSnapshot } from "../../tools/lib/read-account";
+
+const options = { project: "mediahost-demo", providerVersion: "^0.1.0", source: "http://x", depth: 2 };
+
+function snapshot(partial: Partial<AccountSnapshot>): AccountSnapshot {
+  return { accountAlias: "demo", aliases: [], folders: [{ path: "/" }], truncatedAt: [], ...partial };
+}
+
+describe("names", () => {
+  it("slugs paths and names readably", () => {
+    expect(slug("/products/Running Shoes")).toBe("products-running-shoes");
+    expect(slug("/Café/Ünïcode")).toBe("cafe-unicode");
+    expect(slug("/")).toBe("root");
+    expect(slug("//--//")).toBe("root");
+  });
+
+  it("makes identifiers that compile", () => {
+    expect(identifier("products-running-shoes")).toBe("productsRunningShoes");
+    expect(identifier("2024", "f")).toBe("f2024");
+    expect(identifier("delete", "f")).toBe("fDelete");
+    expect(identifier("config", "f")).toBe("fConfig");
+  });
+
+  it("numbers collisions", () => {
+    const names = new NameAllocator();
+    expect(["a-b", "a-b", "a-b"].map((n) => names.take(n))).toEqual(["a-b", "a-b-2", "a-b-3"]);
+  });
+});
+
+describe("generateProgram", () => {
+  it("declares settings with secrets from config, never their values", () => {
+    const out = generateProgram(
+      snapshot({
+        minify: { enabled: true },
+        fetching: {
+          enabled: true,
+          type: "http",
+          http: { url: "https://o", auth: { enabled: true, username: "u" } },
+        },
+      }),
+      options,
+    );
+    const code = out.files["index.ts"] as string;
+    expect(code).toContain('password: config.requireSecret("fetchingHttpPassword")');
+    expect(code).toContain("minify: { enabled: true }");
+    expect(out.secrets).toEqual(["fetchingHttpPassword"]);
+    const s3 = generateProgram(
+      snapshot({ fetching: { enabled: true, type: "s3", s3: { accessKeyId: "AK", bucket: "b" } } }),
+      options,
+    );
+    expect(s3.files["index.ts"]).toContain(
+      'secretAccessKey: config.requireSecret("fetchingS3SecretAccessKey")',
+    );
+    expect(s3.secrets).toEqual(["fetchingS3SecretAccessKey"]);
+  });
+
+  it("adopts aliases, domains and folders, and gives colliding paths distinct names and variables", () => {
+    const out = generateProgram(
+      snapshot({
+        aliases: [{ name: "web", prefix: "/", cdn: true, customDomain: "img.example.com" }],
+        folders: [
+          { path: "/" },
+          { path: "/a b" },
+          { path: "/a b/c", meta: { title: "C" } },
+          { path: "/a-b" },
+          { path: "/a-b/c", options: { scanSpins: true } },
+        ],
+      }),
+      options,
+    );
+    const code = out.files["index.ts"] as string;
+    expect(code).toContain(
+      'const webAlias = new mediahost.Alias("web", { name: "web", prefix: "/", cdn: true, adopt: true });',
+    );
+    expect(code).toContain(
+      'new mediahost.CustomDomain("img-example-com", { alias: webAlias.name, domain: "img.example.com", adopt: true });',
+    );
+    expect(code).toContain('const aB = new mediahost.Folder("a-b", { path: "/a b", adopt: true });');
+    expect(code).toContain(
+      'const aBC = new mediahost.Folder("a-b-c", { path: "/a b/c", adopt: true }, { dependsOn: [aB] });',
+    );
+    expect(code).toContain('new mediahost.FolderMeta("a-b-c-meta", { path: aBC.path, title: "C" });');
+    expect(code).toContain('const aB2 = new mediahost.Folder("a-b-2", { path: "/a-b", adopt: true });');
+    expect(code).toContain(
+      'const aBC2 = new mediahost.Folder("a-b-c-2", { path: "/a-b/c", adopt: true }, { dependsOn: [aB2] });',
+    );
+    expect(code).toContain(
+      'new mediahost.FolderOptions("a-b-c-2-options", { path: aBC2.path, scanSpins: true });',
+    );
+    expect(out.counts).toEqual({ Alias: 1, CustomDomain: 1, Folder: 4, FolderMeta: 1, FolderOptions: 1 });
+  });
+
+  it("names the account on every resource when one is given, and says what was left out", () => {
+    const out = generateProgram(
+      snapshot({ minify: { enabled: false }, folders: [{ path: "/" }, { path: "/x" }], truncatedAt: ["/x"] }),
+      { ...options, account: "eu" },
+    );
+    const code = out.files["index.ts"] as string;
+    expect(code).toContain(
+      'new mediahost.AccountSettings("settings", { minify: { enabled: false }, account: "eu" });',
+    );
+    expect(code).toContain('new mediahost.Folder("x", { path: "/x", adopt: true, account: "eu" });');
+    expect(code).toContain("// Not declared: folders deeper than 2 levels, under 1 folder(s),");
+  });
+
+  it("writes Pulumi.yaml and package.json for a TypeScript nodejs program", () => {
+    const out = generateProgram(snapshot({}), options);
+    expect(out.files["Pulumi.yaml"]).toMatch(
+      /^name: mediahost-demo\n[\s\S]*main: index\.ts\nruntime:\n {2}name: nodejs/,
+    );
+    expect(JSON.parse(out.files["package.json"] as string).dependencies).toEqual({
+      "@pulumi/pulumi": "3.259.0",
+      "pulumi-mediahost": "^0.1.0",
+    });
+  });
+
+  it("writes string literals safely", () => {
+    const placeholder = "$" + "{x}"; // a template placeholder must stay text
+    expect(literal({ title: `He said "hi"\n\`${placeholder}\``, "odd-key": 1 })).toBe(
+      `{ title: "He said \\"hi\\"\\n\`${placeholder}\`", "odd-key": 1 }`,
+    );
+  });
+});

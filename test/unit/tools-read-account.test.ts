@@ -1,0 +1,68 @@
+// mediahost-generate's account reader against the emulator: depth, paging past 100 entries,
+// options and meta of each folder, and the bound on requests in flight.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { MediahostClient } from "../../provider/client";
+import { limiter, readAccount } from "../../tools/lib/read-account";
+
+describe("readAccount", () => {
+  let emulator: RunningEmulator;
+  let client: MediahostClient;
+  beforeAll(async () => {
+    emulator = await startEmulator({ log: () => {} });
+    client = new MediahostClient({
+      baseUrl: emulator.url,
+      clientId: "demo-client",
+      clientSecret: "demo-secret",
+    });
+    await client.ops.mkdir({ query: { dirname: "/many" } });
+    for (let i = 0; i < 130; i++)
+      await client.ops.mkdir({ query: { dirname: `/many/f${String(i).padStart(3, "0")}` } });
+    await client.ops.mkdir({ query: { dirname: "/many/f000/deep" } });
+    await client.ops.setMeta({ query: { filename: "/many/f129" }, body: { title: "Last", description: "" } });
+    await client.ops.addTags({ query: { filename: "/many/f129" }, body: { tags: ["t"] } });
+    await client.ops.setFolderOptions({ query: { filename: "/many" }, body: { allowListing: true } });
+    await client.ops.updateAccount({ body: { minify: { enabled: true } } });
+  }, 60_000);
+  afterAll(() => emulator?.stop());
+
+  it("reads every folder to the depth asked, past the first page, with its options and meta", async () => {
+    const snap = await readAccount(client, { depth: 2, concurrency: 8 });
+    expect(snap.accountAlias).toBe("demo");
+    expect(snap.minify).toEqual({ enabled: true });
+    expect(snap.fetching).toEqual({ enabled: false });
+    expect(snap.aliases).toEqual([{ name: "demo", prefix: "/", cdn: true }]);
+    expect(snap.folders.map((f) => f.path)).toHaveLength(1 + 1 + 130);
+    expect(snap.folders[0]).toEqual({ path: "/" });
+    expect(snap.folders.at(-1)).toEqual({ path: "/many/f129", meta: { title: "Last", tags: ["t"] } });
+    expect(snap.folders.find((f) => f.path === "/many")).toEqual({
+      path: "/many",
+      options: { allowListing: true },
+    });
+    expect(snap.truncatedAt).toEqual(["/many/f000"]);
+  });
+
+  it("reads no folders at depth 0, and the nested one at depth 3", async () => {
+    expect((await readAccount(client, { depth: 0, concurrency: 4 })).folders).toEqual([{ path: "/" }]);
+    const deep = await readAccount(client, { depth: 3, concurrency: 4 });
+    expect(deep.folders.map((f) => f.path)).toContain("/many/f000/deep");
+    expect(deep.truncatedAt).toEqual([]);
+  });
+
+  it("limiter keeps at most N tasks running", async () => {
+    const run = limiter(3);
+    let active = 0;
+    let peak = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        run(async () => {
+          active++;
+          peak = Math.max(peak, active);
+          await new Promise((r) => setTimeout(r, 2));
+          active--;
+        }),
+      ),
+    );
+    expect(peak).toBe(3);
+  });
+});
