@@ -4,7 +4,7 @@
 // per-stack config file the CLI writes beside the program is removed on dispose.
 import { randomBytes } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type ConfigMap, LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
 import { MediahostClient } from "../../../provider/client";
@@ -19,7 +19,7 @@ import {
 export const DEMO_CLIENT = { clientId: "demo-client", clientSecret: "demo-secret" };
 
 export interface ProjectOptions {
-  /** Program directory, e.g. examples/quickstart (relative to the repository root). */
+  /** Program directory, e.g. examples/quickstart (relative to the repository root), or an absolute path. */
   workDir: string;
   /** Options of the in-process emulator started for this project. */
   emulator?: EmulatorOptions;
@@ -58,7 +58,7 @@ export function plaintextLocations(value: unknown, secret: string, path = "$"): 
 export async function openProject(toolchain: Toolchain, options: ProjectOptions): Promise<Project> {
   const emulator = await startEmulator({ log: () => {}, ...options.emulator });
   const backend = await createTemporaryBackend();
-  const workDir = join(repoRoot, options.workDir);
+  const workDir = resolve(repoRoot, options.workDir);
   const stackName = `e2e-${randomBytes(4).toString("hex")}`;
   const output: string[] = [];
   const stack = await LocalWorkspace.createOrSelectStack(
