@@ -26,6 +26,8 @@ describe("examples/multi-account with the real CLI", async () => {
   const state = (alias: string) => p.emulator.control.state(alias) as AccountState;
   beforeAll(async () => {
     p = await openProject(toolchain, { workDir: "examples/multi-account", emulator: { accounts: [EU, US] } });
+    // as the example's header says: a shared baseUrl, credentials only per account
+    await p.stack.removeAllConfig(["mediahost:clientId", "mediahost:clientSecret"]);
     for (const a of [EU, US]) {
       await p.stack.setAllConfig(
         {
@@ -97,6 +99,19 @@ describe("examples/multi-account with the real CLI", async () => {
       expect(plaintextLocations(saved, secret), secret).toEqual([]);
       expect(p.output.join(""), secret).not.toContain(secret);
     }
+  });
+
+  it("moves one account to another address of the same service without replacing anything", async () => {
+    await p.stack.setConfig(
+      "mediahost:accounts.us.baseUrl",
+      { value: p.emulator.url.replace("127.0.0.1", "localhost") },
+      true,
+    );
+    const preview = await p.stack.preview({ refresh: true, expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: 20 });
+    p.mark();
+    await p.stack.refresh();
+    expect(p.calls().token).toBe(2); // one token per account
   });
 
   it("destroys everything it made in both accounts", async () => {
