@@ -90,11 +90,15 @@ async function main(argv: string[]): Promise<number> {
     `reading the account at ${credentials.baseUrl} (folders to depth ${depth}, ${concurrency} requests at once)`,
   );
   let lastReport = Date.now();
+  let lastStep = 0;
   const snapshot = await readAccount(client, {
     depth,
     concurrency,
     onProgress: (p) => {
-      if (Date.now() - lastReport < 1000) return;
+      // every 250 folders found, or every second when reads are slow
+      const step = Math.floor(p.folders / 250);
+      if (step === lastStep && Date.now() - lastReport < 1000) return;
+      lastStep = step;
       lastReport = Date.now();
       progress(
         `  ${p.folders} folders found, ${p.listings} listed, ${p.details} folders' options and meta read`,

@@ -247,6 +247,10 @@ describe("mediahost-generate: 1,000 folders", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.seconds).toBeLessThan(60);
     expect(result.stderr).toMatch(/read account "demo": 1 aliases, 1000 folders in/);
+    // progress while reading, then the total
+    const found = [...result.stderr.matchAll(/ (\d+) folders found, (\d+) listed/g)].map((m) => Number(m[1]));
+    expect(found.length).toBeGreaterThanOrEqual(3);
+    expect(found).toEqual([...found].sort((a, b) => a - b));
     const code = await readFile(join(outDir, "index.ts"), "utf8");
     expect(code.match(/new mediahost\.Folder\(/g)).toHaveLength(1000);
     expect(code).toContain(
