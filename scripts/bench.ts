@@ -5,9 +5,11 @@
 // emulator latency beside the baseline, state and serialized-provider bytes, peak provider RSS.
 // See docs/benchmark.md.
 //
-//   npm run bench [-- --json] [--sizes 10,100,500] [--latencies 0,50] [--parallel P]
+//   npm run bench [-- --json] [--out report.json] [--sizes 10,100,500] [--latencies 0,50]
+//                 [--parallel P] [--skip-checkpoints-from N|never]
 //
 // Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
+import { writeFileSync } from "node:fs";
 import { type RunningEmulator, startEmulator } from "../emulator";
 import { counterLimits } from "../provider/api/operations";
 import { ALIASES } from "./bench/program";
@@ -79,23 +81,45 @@ const total = (calls: Calls) => Object.values(calls).reduce((a, b) => a + b, 0);
 
 interface Options {
   json: boolean;
+  /** Also write the JSON report to this file. */
+  out?: string;
   sizes: number[];
-  latencies: number[];
+  /** Emulator latencies per size; `--latencies` sets them for every size. */
+  latencies: (n: number) => number[];
   parallel?: number;
+  /**
+   * From this N on, PULUMI_SKIP_CHECKPOINTS=true: the engine writes the state once at the end
+   * instead of after every step (each write is the whole file, so per-step writes cost O(N²)).
+   */
+  skipCheckpointsFrom: number;
 }
 
+/** The default plan fits 15 minutes on 2 cores: N=500 only at 50 ms, without per-step checkpoints. */
+const DEFAULT_LATENCIES = (n: number) => (n >= 500 ? [50] : [0, 50]);
+
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { json: false, sizes: [10, 100, 500], latencies: [0, 50] };
+  const opts: Options = {
+    json: false,
+    sizes: [10, 100, 500],
+    latencies: DEFAULT_LATENCIES,
+    skipCheckpointsFrom: 500,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.split("=", 2) as [string, string | undefined];
     const value = () => inline ?? (argv[++i] as string);
     const numbers = () => value().split(",").map(Number);
     if (flag === "--json") opts.json = true;
+    else if (flag === "--out") opts.out = value();
     else if (flag === "--sizes") opts.sizes = numbers();
-    else if (flag === "--latencies") opts.latencies = numbers();
-    else if (flag === "--parallel") opts.parallel = Number(value());
-    else throw new Error(`unknown argument ${arg} (see docs/benchmark.md)`);
+    else if (flag === "--latencies") {
+      const list = numbers();
+      opts.latencies = () => list;
+    } else if (flag === "--parallel") opts.parallel = Number(value());
+    else if (flag === "--skip-checkpoints-from") {
+      const v = value();
+      opts.skipCheckpointsFrom = v === "never" ? Number.POSITIVE_INFINITY : Number(v);
+    } else throw new Error(`unknown argument ${arg} (see docs/benchmark.md)`);
   }
   return opts;
 }
@@ -114,6 +138,7 @@ interface RunReport {
   n: number;
   latencyMs: number;
   resources: number;
+  skipCheckpoints: boolean;
   steps: Record<Step, StepResult>;
   /** From the state file after `up`. */
   state?: StateReport;
@@ -173,12 +198,28 @@ async function main(): Promise<void> {
   const runs: RunReport[] = [];
   try {
     for (const n of opts.sizes) {
-      for (const latencyMs of opts.latencies) {
+      for (const latencyMs of opts.latencies(n)) {
         // ours and the baseline take turns step by step, so load from elsewhere on the machine
         // falls on both alike
         const pair = [
-          await openScenario(toolchain, ws, "ours", n, latencyMs, opts.parallel),
-          await openScenario(toolchain, ws, "baseline", n, latencyMs, opts.parallel),
+          await openScenario(
+            toolchain,
+            ws,
+            "ours",
+            n,
+            latencyMs,
+            opts.parallel,
+            n >= opts.skipCheckpointsFrom,
+          ),
+          await openScenario(
+            toolchain,
+            ws,
+            "baseline",
+            n,
+            latencyMs,
+            opts.parallel,
+            n >= opts.skipCheckpointsFrom,
+          ),
         ];
         try {
           for (const step of STEPS) for (const s of pair) await s.runStep(step);
@@ -196,6 +237,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
     parallel: opts.parallel ?? "default (4 x CPUs)",
+    skipCheckpointsFrom: opts.skipCheckpointsFrom,
     totalSeconds: Math.round(seconds),
     runs,
     minimum: Object.fromEntries(
@@ -204,6 +246,7 @@ async function main(): Promise<void> {
     targets: targets(runs, opts),
   };
   progress(`done in ${seconds.toFixed(0)} s`);
+  if (opts.out) writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : render(report, runs, opts));
 }
 
@@ -219,7 +262,8 @@ async function openScenario(
   mode: "ours" | "baseline",
   n: number,
   latencyMs: number,
-  parallel?: number,
+  parallel: number | undefined,
+  skipCheckpoints: boolean,
 ): Promise<Scenario> {
   const stack = `${mode}-n${n}-l${latencyMs}`;
   const emulator = mode === "ours" ? await startEmulator({ latencyMs, log: () => {} }) : undefined;
@@ -245,6 +289,7 @@ async function openScenario(
     n,
     latencyMs,
     resources: 3 * n + 1 + ALIASES,
+    skipCheckpoints,
     steps: {} as Record<Step, StepResult>,
   };
   let since = emulator?.control.requests(0).next ?? 0;
@@ -256,6 +301,7 @@ async function openScenario(
       try {
         result = await runPulumi(toolchain, ws, stepArgs(step, stack, parallel), {
           BENCH_LATENCY_MS: String(latencyMs),
+          ...(skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
         });
       } catch (err) {
         throw new Error(`${stack} ${STEP_LABEL[step]}: ${(err as Error).message}`);
@@ -395,18 +441,19 @@ function render(
   for (const n of opts.sizes) {
     const find = (mode: string, latency: number) =>
       runs.find((r) => r.mode === mode && r.n === n && r.latencyMs === latency);
-    const any = find("ours", opts.latencies[opts.latencies.length - 1] as number);
+    const lats = opts.latencies(n);
+    const any = find("ours", lats[lats.length - 1] as number);
     out.push("");
     out.push(
       `N = ${n} folders (${3 * n + 1 + ALIASES} resources: 3 per folder, 1 AccountSettings, ${ALIASES} Aliases)`,
     );
     const header = ["step", "calls", "min", "differs from minimum (ours/min)"];
-    for (const l of opts.latencies) header.push(`${l} ms ours s`, `base s`, "ratio");
+    for (const l of lats) header.push(`${l} ms ours s`, `base s`, "ratio");
     const rows = STEPS.map((step) => {
       const calls = any?.steps[step].calls ?? {};
       const min = minimum(step, n);
       const row = [STEP_LABEL[step], String(total(calls)), String(total(min)), diffCalls(calls, min)];
-      for (const l of opts.latencies) {
+      for (const l of lats) {
         const a = find("ours", l)?.steps[step].ms;
         const b = find("baseline", l)?.steps[step].ms;
         row.push(secs(a), secs(b), a && b ? (a / b).toFixed(2) : "-");
@@ -415,7 +462,7 @@ function render(
     });
     out.push(table(header, rows));
     // call counts may depend on timing (the account writer coalesces what arrives together)
-    for (const l of opts.latencies) {
+    for (const l of lats) {
       const r = find("ours", l);
       if (!r || r === any) continue;
       const differing = STEPS.filter(
@@ -426,7 +473,7 @@ function render(
           `  at ${l} ms, ${STEP_LABEL[s]} made ${total(r.steps[s].calls ?? {})} calls: ${diffCalls(r.steps[s].calls ?? {}, minimum(s, n))}`,
         );
     }
-    const state = find("ours", opts.latencies[0] as number)?.state;
+    const state = find("ours", lats[0] as number)?.state;
     if (state) {
       const kinds = Object.keys(state.bytesPerResource).sort();
       out.push(
@@ -434,9 +481,9 @@ function render(
           `__provider ${[...new Set(Object.values(state.providerBytes))].join("/")} B`,
       );
     }
-    const base = find("baseline", opts.latencies[0] as number)?.state;
+    const base = find("baseline", lats[0] as number)?.state;
     if (base)
-      out.push(`  baseline __provider (serialized by value): ${Object.values(base.providerBytes)[0]} B`);
+      out.push(`  baseline __provider (an installed module too): ${Object.values(base.providerBytes)[0]} B`);
     const rss = (mode: string) =>
       Math.max(
         ...runs
