@@ -260,3 +260,52 @@ describe("mediahost-generate: 1,000 folders", () => {
     expect(result.stdout).toContain("1000 Folder");
   });
 });
+
+describe("mediahost-generate: a named account of MEDIAHOST_ACCOUNTS", () => {
+  let emulator: RunningEmulator;
+  let outDir: string;
+  const eu = { alias: "eu-media", clientId: "eu-client", clientSecret: "eu-secret-77e1" };
+  beforeAll(async () => {
+    emulator = await startEmulator({ log: () => {}, accounts: [eu] });
+    outDir = await mkdtemp(join(tmpdir(), "mediahost-generated-eu-"));
+    const api = new MediahostClient({
+      baseUrl: emulator.url,
+      clientId: eu.clientId,
+      clientSecret: eu.clientSecret,
+    });
+    await api.ops.mkdir({ query: { dirname: "/eu-only" } });
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    if (outDir) await rm(outDir, { recursive: true, force: true });
+  });
+
+  it("reads that account and names it on every resource; a missing name is an error that says so", async () => {
+    const env = {
+      PATH: process.env.PATH ?? "",
+      MEDIAHOST_BASE_URL: emulator.url,
+      MEDIAHOST_ACCOUNTS: JSON.stringify({ eu: { clientId: eu.clientId, clientSecret: eu.clientSecret } }),
+    };
+    const result = await run(GENERATE_BIN, ["--out", outDir, "--account", "eu"], env);
+    expect(result.code, result.stderr).toBe(0);
+    const code = await readFile(join(outDir, "index.ts"), "utf8");
+    expect(code).toContain(
+      'new mediahost.Folder("eu-only", { path: "/eu-only", adopt: true, account: "eu" });',
+    );
+    expect(code).toMatch(/new mediahost\.Alias\("eu-media", \{[^\n]*account: "eu" \}\);/);
+    expect(code).not.toContain(eu.clientSecret);
+    expect(result.stdout).toContain("pulumi config set --secret --path 'mediahost:accounts.eu.clientSecret'");
+    expect(JSON.parse(await readFile(join(outDir, "package.json"), "utf8")).name).toBe("mediahost-eu-media");
+
+    const missing = await run(GENERATE_BIN, ["--out", outDir, "--account", "us", "--force"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(
+      'error: account: "us" is not configured under mediahost:accounts (configured: eu)',
+    );
+    const existing = await run(GENERATE_BIN, ["--out", outDir, "--account", "eu"], env);
+    expect(existing.code).toBe(1);
+    expect(existing.stderr).toMatch(
+      /already has index\.ts, Pulumi\.yaml, package\.json, tsconfig\.json; pass --force/,
+    );
+  });
+});
