@@ -7,17 +7,19 @@
 # Runs `pulumi preview --refresh --expect-no-changes --diff` (read-only: nothing is written to
 # the account or the state) and exits with
 #   0  no drift
-#   1  drift: prints each drifted resource and the properties that differ, as Pulumi's diff
+#   2  drift: prints each drifted resource and the properties that differ, as Pulumi's diff
 #      shows what `pulumi up` would write back: `~ title: "account value" => "stack value"`
-#   2  the check itself failed (credentials, network, program error): the output says why
+#   1  the check itself failed (credentials, network, program error): the output says why
+# (the same codes as `mediahost-drift`, so either can run in the same CI step)
 #
 # Needs `pulumi` (and node for the TypeScript program) on PATH, a logged-in backend
 # (PULUMI_BACKEND_URL / PULUMI_ACCESS_TOKEN), the stack's secrets provider passphrase if it uses
 # one (PULUMI_CONFIG_PASSPHRASE) and the mediahost credentials in the stack config or in
 # MEDIAHOST_BASE_URL / MEDIAHOST_CLIENT_ID / MEDIAHOST_CLIENT_SECRET.
 #
-# For a property-level report with state and account values side by side (JSON or a table), see
-# the `mediahost-drift` tool; this script only needs the Pulumi CLI.
+# For a property-level report with state and account values side by side (also as JSON), use the
+# `mediahost-drift` tool of the pulumi-mediahost package (docs/tools.md); this script only needs
+# the Pulumi CLI.
 set -uo pipefail
 
 args=(--refresh --expect-no-changes --diff --non-interactive --suppress-progress --color never)
@@ -43,7 +45,7 @@ fi
 if ! grep -q "no changes were expected" "$out"; then
   cat "$out"
   echo "drift-check: ERROR: the preview failed (exit $status) for another reason than drift; see above" >&2
-  exit 2
+  exit 1
 fi
 
 # Each changed resource's block of the --diff display: its header, URN and property lines.
@@ -75,4 +77,4 @@ awk '
 echo
 sed -n '/^Resources:/,$p' "$out" | sed '/^$/q'
 echo "drift-check: FAILED: drift found; run \`pulumi up --refresh\` to put the account back, or change the program to accept it" >&2
-exit 1
+exit 2

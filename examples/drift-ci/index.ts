@@ -6,7 +6,7 @@
 //   pulumi config set mediahost:clientId <id>
 //   pulumi config set --secret mediahost:clientSecret <secret>
 //   pulumi up
-//   ./drift-check.sh --stack <stack>          # exit 0: no drift, 1: drift, 2: the check failed
+//   ./drift-check.sh --stack <stack>          # exit 0: no drift, 2: drift, 1: the check failed
 import * as pulumi from "@pulumi/pulumi";
 import * as mediahost from "pulumi-mediahost";
 

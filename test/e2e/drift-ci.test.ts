@@ -1,7 +1,8 @@
 // examples/drift-ci: the drift check script, run as CI would run it (bash, the real CLI on PATH,
 // a file backend, credentials in the stack config), against the stack of examples/drift-ci's
-// program: silent with exit 0 without drift, exit 1 naming each drifted resource and property,
-// exit 2 when the check itself cannot run; `up --refresh` clears it; destroy cleans up.
+// program: silent with exit 0 without drift, exit 2 naming each drifted resource and property,
+// exit 1 when the check itself cannot run (the codes of mediahost-drift); `up --refresh` clears
+// it; destroy cleans up.
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -59,11 +60,11 @@ describe("examples/drift-ci: drift-check.sh and the workflow template", async ()
     expect(run.code).toBe(0);
   });
 
-  it("fails (exit 1) on drift made out of band, naming each drifted resource and property", async () => {
+  it("fails (exit 2) on drift made out of band, naming each drifted resource and property", async () => {
     await p.api.ops.updateAccount({ body: { minify: { enabled: false } } });
     await p.api.ops.setTitle({ query: { filename: "/media/banners" }, body: { title: "Old banners" } });
     const run = await runScript();
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.out).toContain("drift-check: DRIFT");
     expect(run.out).toMatch(
       /mediahost:AccountSettings settings \(update\)\n\s+~ minify: \{\n\s+~ enabled: false => true/,
@@ -79,9 +80,9 @@ describe("examples/drift-ci: drift-check.sh and the workflow template", async ()
     expect(snapshot().minify).toEqual({ enabled: false });
   });
 
-  it("fails with exit 2, not 1, when the check itself cannot run", async () => {
+  it("fails with exit 1, not 2, when the check itself cannot run", async () => {
     const run = await runScript({ PULUMI_CONFIG_PASSPHRASE: "wrong passphrase" });
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(1);
     expect(run.out).toContain("failed (exit");
     expect(run.out).not.toContain("drift-check: DRIFT");
   });
