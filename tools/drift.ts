@@ -8,10 +8,17 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type EngineEvent, LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
-import { driftOfStep, type ResourceDrift, renderTable, rowsOf, type StepMetadata } from "./lib/diff";
+import {
+  driftOfStep,
+  nameOfUrn,
+  type ResourceDrift,
+  renderTable,
+  rowsOf,
+  type StepMetadata,
+} from "./lib/diff";
 import { cliError, locatePulumi, pathWith, pulumiRoot } from "./lib/pulumi-cli";
 
-const USAGE = `Usage: mediahost-drift [--stack NAME] [--cwd DIR] [--backend-url URL] [--json] [--pulumi PATH]
+const USAGE = `Usage: mediahost-drift [--stack NAME] [--cwd DIR] [--backend-url URL] [--json] [--pulumi PATH] [--run-program]
 
 Runs a refresh preview of a Pulumi stack (nothing is changed) and reports every property whose
 value in the account differs from the stack's state, and every resource gone from the account.
@@ -21,6 +28,9 @@ value in the account differs from the stack's state, and every resource gone fro
   --backend-url URL   the state backend (default: $PULUMI_BACKEND_URL, else what \`pulumi login\` chose)
   --json              print a machine-readable report instead of the table
   --pulumi PATH       the pulumi CLI (default: pulumi on PATH, then $PULUMI_HOME/bin, then ~/.pulumi/bin)
+  --run-program       run the program first, so that the provider uses the stack's current config
+                      (e.g. rotated credentials); by default, as \`pulumi refresh\` does, it uses the
+                      provider configuration recorded in the state at the last update
 
 The stack's secrets provider needs what it always needs (e.g. PULUMI_CONFIG_PASSPHRASE).
 Exit status: 0 no drift, 2 drift found, 1 error.`;
@@ -31,6 +41,26 @@ export interface DriftReport {
   checked: number;
   drift: boolean;
   resources: ResourceDrift[];
+}
+
+/** One line per distinct message, naming the resources it came from. */
+function summarizeErrors(errors: { resource?: string; text: string }[]): string {
+  const byText = new Map<string, string[]>();
+  for (const e of errors) {
+    const text = e.text.replace(/^Preview failed: /, "");
+    const list = byText.get(text) ?? [];
+    if (e.resource) list.push(e.resource);
+    byText.set(text, list);
+  }
+  // the engine's closing "preview failed" adds nothing when resources said why
+  if (byText.size > 1) byText.delete("preview failed");
+  return [...byText]
+    .map(([text, resources]) => {
+      const shown =
+        resources.slice(0, 5).join(", ") + (resources.length > 5 ? `, and ${resources.length - 5} more` : "");
+      return `  ${text}${resources.length ? ` (${shown})` : ""}`;
+    })
+    .join("\n");
 }
 
 const progress = (line: string) => process.stderr.write(`mediahost-drift: ${line}\n`);
@@ -44,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
       "backend-url": { type: "string" },
       json: { type: "boolean" },
       pulumi: { type: "string" },
+      "run-program": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -69,20 +100,27 @@ async function main(argv: string[]): Promise<number> {
   const workspace = await LocalWorkspace.create({ workDir, pulumiCommand, envVars });
   const stackName = values.stack ?? process.env.PULUMI_STACK ?? (await workspace.stack())?.name;
   if (!stackName) throw new Error(`no --stack given and no stack selected in ${workDir}`);
+  // Every command of the Automation API names its stack with --stack, so the stack is not
+  // selected: `pulumi stack select` would change the user's selected stack as a side effect.
+  const known = (await workspace.listStacks()).map((s) => s.name);
+  const sameStack = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+  if (!known.some((name) => sameStack(name, stackName)))
+    throw new Error(
+      `no stack named '${stackName}' found in project of ${workDir}${known.length ? ` (stacks: ${known.join(", ")})` : ""}`,
+    );
+  workspace.selectStack = async () => {};
   const stack = await Stack.select(stackName, workspace);
   progress(`refresh preview of stack ${stackName} in ${workDir} (nothing is changed)`);
 
   const drifts: ResourceDrift[] = [];
-  const errors: string[] = [];
+  const errors: { resource?: string; text: string }[] = [];
   let checked = 0;
   const onEvent = (event: EngineEvent) => {
     const diag = event.diagnosticEvent;
-    if (diag && (diag.severity === "error" || diag.severity === "warning")) {
-      const text = diag.message.trim();
-      if (diag.severity === "error") errors.push(text);
-      progress(
-        `${diag.severity}: ${diag.urn ? `${diag.urn.slice(diag.urn.lastIndexOf("::") + 2)}: ` : ""}${text}`,
-      );
+    if (diag?.severity === "error") {
+      errors.push({ resource: diag.urn ? nameOfUrn(diag.urn) : undefined, text: diag.message.trim() });
+    } else if (diag?.severity === "warning") {
+      progress(`warning: ${diag.urn ? `${nameOfUrn(diag.urn)}: ` : ""}${diag.message.trim()}`);
     }
     const step = event.resOutputsEvent?.metadata as StepMetadata | undefined;
     if (!step || step.type === "pulumi:pulumi:Stack" || step.type.startsWith("pulumi:providers:")) return;
@@ -97,9 +135,11 @@ async function main(argv: string[]): Promise<number> {
     if (checked % 100 === 0) progress(`  ${checked} resources checked`);
   };
   try {
-    await stack.previewRefresh({ onEvent });
+    await stack.previewRefresh({ onEvent, runProgram: values["run-program"] ? true : undefined });
   } catch (err) {
-    throw new Error(`the refresh preview failed:\n${errors.length ? errors.join("\n") : cliError(err)}`);
+    throw new Error(
+      `the refresh preview failed:\n${errors.length ? summarizeErrors(errors) : cliError(err)}`,
+    );
   }
   progress(`${checked} resources checked, ${drifts.length} drifted`);
 

@@ -183,4 +183,20 @@ describe("mediahost-drift with the real CLI", async () => {
     expect(run.stderr).toMatch(/mediahost-drift: error: .*no stack named 'no-such-stack' found/);
     console.log(`drift (missing stack), stderr:\n${run.stderr}`);
   });
+
+  it("uses the provider config of the last update, or with --run-program the current one", async () => {
+    await p.stack.setConfig("mediahost:baseUrl", { value: "http://127.0.0.1:9" });
+    // like `pulumi refresh`: the credentials recorded at the last update still reach the emulator
+    const recorded = await runDrift(toolchain, p, ["--stack", p.stack.name]);
+    expect(recorded.code, recorded.stderr).toBe(2);
+
+    // the current config names a port where nothing listens: exit 1, the cause said once
+    const current = await runDrift(toolchain, p, ["--stack", p.stack.name, "--run-program"]);
+    expect(current.code).toBe(1);
+    expect(current.stdout).toBe("");
+    const lines = current.stderr.split("\n").filter((l) => l.includes("ECONNREFUSED"));
+    expect(lines, current.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^ {2}token: no answer from the service .*ECONNREFUSED.* \(.+\)$/);
+    expect(current.stderr).toContain("mediahost-drift: error: the refresh preview failed:");
+  });
 });
