@@ -81,15 +81,12 @@ describe("examples/multi-account with the real CLI", async () => {
     expect(drift.stdout).toMatch(/mediahost:FolderMeta[^\n]*us-bags-meta[\s\S]*title[^\n]*Handbags/);
     expect(drift.stdout).toMatch(/mediahost:FolderOptions[^\n]*us-shoes-options[\s\S]*scanSpins/);
     expect(drift.stdout).not.toMatch(/eu-(bags|shoes)-(meta|options)/);
-    await expect(p.stack.preview({ refresh: true, expectNoChanges: true })).rejects.toThrow(
-      /no changes were expected/,
-    );
 
     const fixed = await p.stack.up({ refresh: true });
     expect(fixed.summary.resourceChanges).toMatchObject({ update: 2 });
     expect(state("us").meta["/catalog/bags"]?.title).toBe("Bags");
     expect(state("us").options["/catalog/shoes"]?.scanSpins).toBe(true);
-    await p.stack.preview({ refresh: true, expectNoChanges: true });
+    // (the next test's quiet refresh preview shows nothing is left over)
   });
 
   it("keeps both accounts' client secrets out of the state and the CLI output", async () => {
@@ -107,11 +104,12 @@ describe("examples/multi-account with the real CLI", async () => {
       { value: p.emulator.url.replace("127.0.0.1", "localhost") },
       true,
     );
+    p.mark();
     const preview = await p.stack.preview({ refresh: true, expectNoChanges: true });
     expect(preview.changeSummary).toEqual({ same: 20 });
-    p.mark();
-    await p.stack.refresh();
-    expect(p.calls().token).toBe(2); // one token per account
+    const calls = p.calls();
+    expect(calls.token).toBe(2); // one token per account, whatever the number of resources
+    expect(calls.getMeta).toBeGreaterThanOrEqual(6); // both accounts were read
   });
 
   it("destroys everything it made in both accounts", async () => {
