@@ -41,6 +41,14 @@ function writableAlias(entry: Record<string, unknown>): AliasUpdate {
   return out;
 }
 
+const ACCOUNT_UPDATE_COUNTER = "rest:post:account";
+/** At or below this many account updates left, the writer gathers changes for longer... */
+const SCARCE_REMAINING = 10;
+/** ...until none has come for this long... */
+const SCARCE_QUIET_MS = 400;
+/** ...but never longer than this. */
+const SCARCE_MAX_WAIT_MS = 4_000;
+
 export class AccountContext {
   readonly client: MediahostClient;
   private cached?: Promise<Account>;
@@ -48,6 +56,7 @@ export class AccountContext {
   private queue: Pending[] = [];
   private flushing?: Promise<void>;
   private readonly coalesceMs: number;
+  private lastChangeAt = 0;
   /** Account updates sent by this context, for tests and the benchmark. */
   writes = 0;
   /** The stack this provider process works for (the SDK's hidden owner input), for the create journal. */
@@ -113,8 +122,31 @@ export class AccountContext {
     return journalFor(this.owner, this.client.baseUrl, accountAlias);
   }
 
+  /**
+   * Whether the account-update counter (50 an hour) is nearly used up, by the last reading the
+   * service sent. The engine starts the steps of one run over a second or more (more on a busy
+   * machine), so the short window would split them into several writes the counter cannot pay.
+   */
+  private updatesScarce(): boolean {
+    const counter = this.client.counters.get(ACCOUNT_UPDATE_COUNTER);
+    return !!counter && counter.remaining <= SCARCE_REMAINING && Date.now() < counter.reset * 1000;
+  }
+
+  /** Waits until no change has come for a while (bounded), so that one write carries them all. */
+  private async gatherLonger(): Promise<void> {
+    const started = Date.now();
+    for (;;) {
+      const now = Date.now();
+      const quietFor = now - this.lastChangeAt;
+      const left = SCARCE_MAX_WAIT_MS - (now - started);
+      if (quietFor >= SCARCE_QUIET_MS || left <= 0) return;
+      await new Promise((r) => setTimeout(r, Math.min(SCARCE_QUIET_MS - quietFor, left)));
+    }
+  }
+
   /** Queues a change of the account object; resolves once a write that includes it succeeded. */
   change(change: AccountChange): Promise<void> {
+    this.lastChangeAt = Date.now();
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ change, resolve, reject });
       if (!this.flushing) this.flushing = this.flushLoop();
@@ -126,6 +158,7 @@ export class AccountContext {
       // let the changes of concurrently running resource operations gather into one write
       await new Promise((r) => setTimeout(r, this.coalesceMs));
       while (this.queue.length > 0) {
+        if (this.updatesScarce()) await this.gatherLonger();
         const batch = this.queue;
         this.queue = [];
         await this.writeBatch(batch);

@@ -141,6 +141,28 @@ describe("after a run killed between the service's create and the state's save",
 });
 
 describe("rate limits", () => {
+  it("near the account-update limit, changes that arrive staggered still share one or two writes", async () => {
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => h.create("Alias", owned({ name: `s${i}`, prefix: `/s${i}` }))),
+    );
+    await h.emulator.control.setLimit({ counter: "rest:post:account", limit: 50, used: 46 });
+    h.configure();
+    // a first write tells the provider how few updates are left
+    await h.create("AccountSettings", { minify: { enabled: true } });
+    h.mark();
+    // the engine starts the updates of one run spread over time (more so on a busy machine)
+    const updates = Array.from({ length: 10 }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, i * 150));
+      const olds = { name: `s${i}`, prefix: `/s${i}`, accountAlias: "demo", [OWNER_KEY]: OWNER };
+      return h.update("Alias", `s${i}`, olds, owned({ name: `s${i}`, prefix: `/t${i}` }));
+    });
+    await Promise.all(updates);
+    expect(h.calls().updateAccount).toBeLessThanOrEqual(2);
+    const aliases = (await h.state()).account.aliases as Record<string, Props>;
+    for (let i = 0; i < 10; i++) expect(aliases[`s${i}`]?.prefix).toBe(`/t${i}`);
+    expect(h.emulator.control.requests(0).requests.filter((r) => r.status === 429)).toEqual([]);
+  });
+
   it("an exhausted account-update counter fails naming the counter and reset; the next run finishes", async () => {
     h.configure({ "mediahost:maxRateLimitWaitSeconds": "5" });
     await h.emulator.control.setLimit({ counter: "rest:post:account", limit: 50, used: 50 });
