@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openProject, type Project } from "./helpers/project";
+import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { repoRoot, toolchainForTests } from "./helpers/toolchain";
 
 const script = join(repoRoot, "examples/drift-ci/drift-check.sh");
@@ -76,6 +76,7 @@ describe("examples/drift-ci: drift-check.sh and the workflow template", async ()
     // only what differs: not the unchanged properties of a drifted resource
     expect(run.out).not.toMatch(/resetOnDelete|tags:/);
     expect(run.out).not.toContain("demo-secret");
+    expect(plaintextLocations(await p.stateFile(), "demo-secret")).toEqual([]);
     // the check wrote nothing back
     expect(snapshot().minify).toEqual({ enabled: false });
   });
