@@ -12,6 +12,7 @@ import {
   type ResourceKind,
   sameSet,
 } from "./common";
+import { takeFresh } from "./folder";
 
 const Inputs = z
   .strictObject({
@@ -73,7 +74,9 @@ export const folderMeta: ResourceKind<FolderMetaInputs, FolderMetaOutputs> = {
   async create(ctx, inputs) {
     const accountAlias = await ctx.assertAccount(undefined, `FolderMeta ${inputs.path}`);
     // tags are a set the resource owns: start from what is there so the set ends exact
-    const current = inputs.tags !== undefined ? await liveMeta(ctx, inputs.path) : undefined;
+    // (a folder this process just created has none: no read needed)
+    const empty = takeFresh(ctx, "meta", inputs.path);
+    const current = inputs.tags !== undefined && !empty ? await liveMeta(ctx, inputs.path) : undefined;
     await converge(ctx, inputs.path, { tags: current?.tags ?? [] }, inputs);
     return { id: inputs.path, outs: { ...inputs, accountAlias } };
   },

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { MediahostError } from "../client";
 import type { AccountContext } from "../context";
 import { CommonInputs, type CommonOutputs, inputsOf, ManagedPath, type ResourceKind } from "./common";
+import { takeFresh } from "./folder";
 
 const OPTION_KEYS = ["scanSpins", "nameSpinsAfterFolder", "allowListing"] as const;
 
@@ -43,9 +44,9 @@ async function liveOptions(ctx: AccountContext, path: string): Promise<Record<st
   }
 }
 
-/** Writes `changes` on top of the folder's current options. */
-async function write(ctx: AccountContext, path: string, changes: Record<string, boolean>) {
-  const current = (await liveOptions(ctx, path)) ?? {};
+/** Writes `changes` on top of the folder's current options (known to be none on a folder just made). */
+async function write(ctx: AccountContext, path: string, changes: Record<string, boolean>, empty = false) {
+  const current = empty ? {} : ((await liveOptions(ctx, path)) ?? {});
   const body: Record<string, boolean> = {};
   for (const key of OPTION_KEYS) {
     const value = key in changes ? changes[key] : current[key];
@@ -61,7 +62,7 @@ export const folderOptions: ResourceKind<FolderOptionsInputs, FolderOptionsOutpu
 
   async create(ctx, inputs) {
     const accountAlias = await ctx.assertAccount(undefined, `FolderOptions ${inputs.path}`);
-    await write(ctx, inputs.path, managed(inputs));
+    await write(ctx, inputs.path, managed(inputs), takeFresh(ctx, "options", inputs.path));
     return { id: inputs.path, outs: { ...inputs, accountAlias } };
   },
 

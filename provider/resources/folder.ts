@@ -35,6 +35,18 @@ const properties = ["account", "path", "forceDestroy", "adopt"] as const;
 /** Folders this process created as parents of another folder, per account: not "someone else's". */
 const implicitParents = new WeakMap<AccountContext, Set<string>>();
 
+/**
+ * Folders a Folder create of this process made with `mkdir`, per account: their own options and
+ * meta are empty, so the first FolderOptions and FolderMeta create on them need not read them
+ * first (saves two calls per folder on `up`; see docs/benchmark.md).
+ */
+const fresh = new WeakMap<AccountContext, { options: Set<string>; meta: Set<string> }>();
+
+/** True once per folder this process just created: its own options (or meta) are known to be empty. */
+export function takeFresh(ctx: AccountContext, part: "options" | "meta", path: string): boolean {
+  return fresh.get(ctx)?.[part].delete(path) ?? false;
+}
+
 function parentOf(path: string): string {
   const cut = path.lastIndexOf("/");
   return cut <= 0 ? "/" : path.slice(0, cut);
@@ -86,7 +98,13 @@ export const folder: ResourceKind<FolderInputs, FolderOutputs> = {
   async create(ctx, inputs) {
     const accountAlias = await ctx.assertAccount(undefined, `Folder ${inputs.path}`);
     const journal = beginCreate(ctx, "Folder", inputs.path, accountAlias);
-    if ((await mkdirWithParents(ctx, inputs.path, true)) === "exists") {
+    const made = await mkdirWithParents(ctx, inputs.path, true);
+    if (made === "created") {
+      const sets = fresh.get(ctx) ?? { options: new Set<string>(), meta: new Set<string>() };
+      sets.options.add(inputs.path);
+      sets.meta.add(inputs.path);
+      fresh.set(ctx, sets);
+    } else {
       const stat = await statOrUndefined(ctx, inputs.path);
       if (stat && !stat.isDirectory) {
         throw new Error(
@@ -114,6 +132,8 @@ export const folder: ResourceKind<FolderInputs, FolderOutputs> = {
 
   async delete(ctx, _id, olds) {
     await ctx.assertAccount(olds.accountAlias, `Folder ${olds.path}`);
+    fresh.get(ctx)?.options.delete(olds.path);
+    fresh.get(ctx)?.meta.delete(olds.path);
     let page: Awaited<ReturnType<typeof ctx.client.ops.readdir>>;
     try {
       page = await ctx.client.ops.readdir({ query: { dirname: olds.path } });

@@ -124,6 +124,24 @@ describe("FolderOptions", () => {
   });
 });
 
+describe("a folder created in the same process", () => {
+  it("gets its options and meta written without reading them first (they are empty), once", async () => {
+    await h.create("Folder", { path: "/fresh" });
+    h.mark();
+    await h.create("FolderOptions", { path: "/fresh", scanSpins: true });
+    await h.create("FolderMeta", { path: "/fresh", title: "Fresh", tags: ["a", "b"] });
+    expect(h.calls()).toEqual({ setFolderOptions: 1, setMeta: 1, addTags: 1 });
+    expect((await h.state()).options["/fresh"]).toEqual({ scanSpins: true });
+    expect((await h.api().ops.getMeta({ query: { filename: "/fresh" } })).tags).toEqual(["a", "b"]);
+
+    // only the first create after the mkdir may skip the read
+    h.mark();
+    await h.create("FolderOptions", { path: "/fresh", allowListing: true });
+    expect(h.calls()).toEqual({ getFolderOptions: 1, setFolderOptions: 1 });
+    expect((await h.state()).options["/fresh"]).toEqual({ scanSpins: true, allowListing: true });
+  });
+});
+
 describe("FolderMeta", () => {
   it("manages title, description and tags; tags are a set and updates send only the difference", async () => {
     await h.api().ops.mkdir({ query: { dirname: "/shoes" } });
