@@ -179,7 +179,8 @@ export function adoptHint(kind: string, what: string, account: string): string {
   return (
     `${kind}: ${what} already exists in account "${account}". To manage the existing one, ` +
     `set \`adopt: true\` on this resource (it then takes over the object as it is and applies ` +
-    "the declared properties); to keep it unmanaged, choose another name."
+    "the declared properties); to keep it unmanaged, choose another name. (An interrupted run of " +
+    "this same stack is recognised on the machine that ran it; elsewhere `adopt: true` is the way.)"
   );
 }
 
