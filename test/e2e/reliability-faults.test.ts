@@ -57,6 +57,7 @@ describe("under 10% faults, 100 ms jitter and 5 s tokens", async () => {
       workDir: "test/e2e/programs/many",
       emulator: { faultRate: FAULT_RATE, latencyJitterMs: 100, tokenTtlSeconds: 5, seed: 7 },
       config: { count: { value: String(COUNT) } },
+      env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
     });
   });
   afterAll(async () => {
@@ -111,5 +112,55 @@ describe("under 10% faults, 100 ms jitter and 5 s tokens", async () => {
     expect(Object.keys(state.meta).filter((k) => k.startsWith("/rel/"))).toEqual([]);
     const stateFile = (await p.stateFile()) as { checkpoint: { latest?: { resources?: unknown[] } } };
     expect(stateFile.checkpoint.latest?.resources ?? []).toEqual([]);
+  });
+});
+
+describe("lost responses with the real CLI", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) return void it.skip("needs the Pulumi toolchain");
+
+  let p: Project;
+  beforeAll(async () => {
+    p = await openProject(toolchain, {
+      workDir: "test/e2e/programs/runs",
+      config: {
+        password: { value: "pw-lost-1", secret: true },
+        s3Secret: { value: "s3-lost-1", secret: true },
+        folders: { value: "3" },
+        aliases: { value: "2" },
+      },
+      env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+    });
+  });
+  afterAll(() => p?.dispose());
+
+  it("creates whose answers are lost (mkdir, addCustomDomain, createSubAccount, updateAccount) succeed once", async () => {
+    const lost = ["mkdir", "addCustomDomain", "createSubAccount", "updateAccount"];
+    for (const operation of lost)
+      await p.emulator.control.setFaults({ dropAfterApply: { operation, count: 1 } });
+    const up = await p.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    const log = p.emulator.control.requests(0).requests as LogEntry[];
+    for (const operation of lost) {
+      expect(
+        log.some((r) => r.operation === operation && r.dropped),
+        `${operation} lost an answer`,
+      ).toBe(true);
+    }
+    const state = p.emulator.control.state() as unknown as {
+      tree: { path: string }[];
+      subAccounts: string[];
+      account: { aliases: Record<string, { prefix?: string; customDomain?: string }> };
+    };
+    expect(state.subAccounts.filter((a) => a === "team-runs")).toHaveLength(1);
+    expect(state.account.aliases.web?.customDomain).toBe("img.example.com");
+    expect(state.account.aliases.a1?.prefix).toBe("/v1/a1");
+    expect(
+      state.tree
+        .map((e) => e.path)
+        .filter((x) => x.startsWith("/runs/"))
+        .sort(),
+    ).toEqual(["/runs/f0", "/runs/f1", "/runs/f2", "/runs/keep"]);
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
   });
 });
