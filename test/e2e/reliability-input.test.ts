@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openProject, type Project } from "./helpers/project";
 import { repoRoot, toolchainForTests } from "./helpers/toolchain";
-import { functionCases, resourceCases } from "./programs/bad-input/cases";
+import { BAD_INPUT_SECRET, functionCases, resourceCases } from "./programs/bad-input/cases";
 
 const READS = new Set([
   "token",
@@ -85,6 +85,8 @@ describe("invalid inputs fail at preview, naming the field and the rule", async 
       if (code === 0 || !shown.test(out)) wrong.push(`${c.name} (exit ${code}): ${out.slice(0, 600)}`);
     }
     expect(wrong).toEqual([]);
+    const shown = [...results.values()].filter((r) => r.out.includes(BAD_INPUT_SECRET));
+    expect(shown).toEqual([]);
     const writes = Object.keys(p.calls()).filter((op) => !READS.has(op));
     expect(writes).toEqual([]);
   });

@@ -31,6 +31,8 @@ export interface FunctionCase {
 }
 
 const long = (n: number, c = "a") => c.repeat(n);
+/** A fetching password given to an invalid resource: no output may show it. */
+export const BAD_INPUT_SECRET = "pw-in-bad-input-93e1";
 const HOST_RULE = "must be a lower-case host name such as img.example.com (no scheme, port or path)";
 const NAME_RULE = "must be 1 to 63 letters, digits, '-' or '_', starting with a letter or digit";
 const http = (extra: Record<string, unknown>) => ({ enabled: true, type: "http", ...extra });
@@ -200,6 +202,17 @@ export const resourceCases: ResourceCase[] = [
     name: "settings-bad-url",
     kind: "AccountSettings",
     args: { fetching: http({ http: { url: "not a url" } }) },
+    expected: "fetching.http.url: must be a URI",
+  },
+  {
+    // a failure path with a secret in the same resource: the message must not show it
+    name: "settings-bad-url-secret",
+    kind: "AccountSettings",
+    args: {
+      fetching: http({
+        http: { url: "ftp//nowhere", auth: { enabled: true, username: "u", password: BAD_INPUT_SECRET } },
+      }),
+    },
     expected: "fetching.http.url: must be a URI",
   },
   {
