@@ -48,6 +48,8 @@ const SCARCE_REMAINING = 10;
 const SCARCE_QUIET_MS = 400;
 /** ...but never longer than this. */
 const SCARCE_MAX_WAIT_MS = 4_000;
+/** Otherwise a write waits for a quiet spell of `coalesceMs`, but never longer than this. */
+const GATHER_MAX_WAIT_MS = 2_000;
 
 export class AccountContext {
   readonly client: MediahostClient;
@@ -59,6 +61,11 @@ export class AccountContext {
   private lastChangeAt = 0;
   /** Account updates sent by this context, for tests and the benchmark. */
   writes = 0;
+  /**
+   * Whether the service honours an alias left out of the written map (it replaces the map) or
+   * keeps it (it merges): unknown until the first removal is read back, once per process.
+   */
+  private removalRule: "unknown" | "honoured" | "ignored" = "unknown";
   /** The stack this provider process works for (the SDK's hidden owner input), for the create journal. */
   owner?: string;
 
@@ -68,7 +75,7 @@ export class AccountContext {
     options: ContextOptions = {},
   ) {
     this.client = new MediahostClient({ ...credentials, ...options.client });
-    this.coalesceMs = options.coalesceMs ?? 40;
+    this.coalesceMs = options.coalesceMs ?? 150;
   }
 
   /** The account object: read once per process (single flight), then kept current by our writes. */
@@ -132,15 +139,23 @@ export class AccountContext {
     return !!counter && counter.remaining <= SCARCE_REMAINING && Date.now() < counter.reset * 1000;
   }
 
-  /** Waits until no change has come for a while (bounded), so that one write carries them all. */
-  private async gatherLonger(): Promise<void> {
+  /**
+   * Waits until no change has come for a quiet spell (bounded), so that one write carries every
+   * change the engine has in flight. The engine starts the operations of one run over a second or
+   * more; each one holding a change waits here while the others keep arriving. Quieter and
+   * longer when the account-update counter is nearly used up.
+   */
+  private async gather(): Promise<void> {
+    const scarce = this.updatesScarce();
+    const quietMs = scarce ? SCARCE_QUIET_MS : this.coalesceMs;
+    const maxMs = scarce ? SCARCE_MAX_WAIT_MS : GATHER_MAX_WAIT_MS;
     const started = Date.now();
     for (;;) {
       const now = Date.now();
       const quietFor = now - this.lastChangeAt;
-      const left = SCARCE_MAX_WAIT_MS - (now - started);
-      if (quietFor >= SCARCE_QUIET_MS || left <= 0) return;
-      await new Promise((r) => setTimeout(r, Math.min(SCARCE_QUIET_MS - quietFor, left)));
+      const left = maxMs - (now - started);
+      if (quietFor >= quietMs || left <= 0) return;
+      await new Promise((r) => setTimeout(r, Math.min(quietMs - quietFor, left)));
     }
   }
 
@@ -155,10 +170,9 @@ export class AccountContext {
 
   private async flushLoop(): Promise<void> {
     try {
-      // let the changes of concurrently running resource operations gather into one write
-      await new Promise((r) => setTimeout(r, this.coalesceMs));
       while (this.queue.length > 0) {
-        if (this.updatesScarce()) await this.gatherLonger();
+        // let the changes of concurrently running resource operations gather into one write
+        await this.gather();
         const batch = this.queue;
         this.queue = [];
         await this.writeBatch(batch);
@@ -188,9 +202,21 @@ export class AccountContext {
    * (observed.md), and the whole map is right under either rule without dropping aliases
    * the program does not manage.
    */
+  /**
+   * After a write that left `removed` out of the alias map: the first time, read the account back
+   * to learn the service's rule (and refresh the cache); afterwards the rule is known.
+   */
+  private async learnRemovals(removed: string[]): Promise<void> {
+    if (this.removalRule !== "unknown") return;
+    const after = await this.reread();
+    this.removalRule = removed.some((name) => after.aliases?.[name]) ? "ignored" : "honoured";
+  }
+
   private async write(changes: AccountChange[]): Promise<void> {
     const body: AccountUpdate = {};
     let aliases: Record<string, AliasUpdate> | undefined;
+    const removed: string[] = [];
+    let upserted = false;
     const current = changes.some((c) => c.alias) ? await this.account() : undefined;
     for (const change of changes) {
       if (change.settings?.minify) body.minify = change.settings.minify;
@@ -199,21 +225,35 @@ export class AccountContext {
         aliases ??= Object.fromEntries(
           Object.entries(current?.aliases ?? {}).map(([name, entry]) => [name, writableAlias(entry)]),
         );
-        if (change.alias.entry === null) delete aliases[change.alias.name];
-        else aliases[change.alias.name] = change.alias.entry;
+        if (change.alias.entry === null) {
+          delete aliases[change.alias.name];
+          removed.push(change.alias.name);
+        } else {
+          aliases[change.alias.name] = change.alias.entry;
+          upserted = true;
+        }
       }
     }
-    if (aliases) body.aliases = aliases;
-    await this.client.ops.updateAccount({ body });
-    this.writes++;
+    // once the service is known to ignore removals, a write that only removes aliases is moot
+    const aliasesMoot = !upserted && this.removalRule === "ignored";
+    if (aliases && !aliasesMoot) body.aliases = aliases;
+    if (Object.keys(body).length > 0) {
+      await this.client.ops.updateAccount({ body });
+      this.writes++;
+    }
+    if (removed.length > 0) await this.learnRemovals(removed);
     this.patch((account) => {
       if (body.minify) account.minify = { ...account.minify, ...body.minify };
       if (body.fetching) account.fetching = readableFetching(body.fetching, account.fetching);
-      if (aliases) {
+      if (body.aliases) {
         const next: Record<string, Record<string, unknown>> = {};
-        for (const [name, entry] of Object.entries(aliases)) {
+        for (const [name, entry] of Object.entries(body.aliases)) {
           // keep what only the service sets (customDomain) on entries we wrote back
           next[name] = { ...(account.aliases?.[name] ?? {}), ...entry };
+        }
+        // removals the service is known to ignore stay, as a read would show them
+        if (this.removalRule === "ignored") {
+          for (const name of removed) if (account.aliases?.[name]) next[name] = account.aliases[name];
         }
         account.aliases = next as Account["aliases"];
       }

@@ -108,6 +108,25 @@ describe("Alias delete", () => {
   });
 });
 
+describe("Alias deletes in one run", () => {
+  it.each(["merge", "replace"] as const)(
+    "cost one account update and one read-back for 10 aliases when the service %ss the map",
+    async (rule) => {
+      await h.emulator.control.setBehaviour({ aliasesUpdate: rule });
+      const made = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => h.create("Alias", { name: `d${i}` })),
+      );
+      h.configure(); // a new run, as `pulumi destroy` starts a new provider process
+      h.mark();
+      await Promise.all(made.map((m) => h.destroy("Alias", m.id, m.outs)));
+      // one read to check the account, one to learn the service's rule for removals
+      expect(h.calls()).toEqual({ token: 1, getAccount: 2, updateAccount: 1 });
+      const left = Object.keys(await aliases()).filter((name) => /^d\d$/.test(name));
+      expect(left).toHaveLength(rule === "merge" ? 10 : 0);
+    },
+  );
+});
+
 describe("CustomDomain", () => {
   it("adds a domain to an alias, reads it back from the alias entry, and removes it", async () => {
     await h.create("Alias", { name: "img", prefix: "/" });
