@@ -34,29 +34,83 @@ describe("check", () => {
     ["Folder", { path: "/a/../b" }, 'path: must not contain "." or ".." segments'],
     ["Folder", { path: "/a//b" }, 'path: must not contain empty segments ("//")'],
     ["Folder", { path: "/" }, 'path: must not be the root "/"'],
-    ["Folder", { path: "/a", forceDestroy: "yes" }, "forceDestroy: Invalid input: expected boolean, received string"],
+    [
+      "Folder",
+      { path: "/a", forceDestroy: "yes" },
+      "forceDestroy: Invalid input: expected boolean, received string",
+    ],
     ["Folder", { path: "/a", colour: "red" }, '(inputs): Unrecognized key: "colour"'],
-    ["Folder", { path: "/a", account: "us" }, 'account: account: "us" is not configured under mediahost:accounts (configured: eu)'],
-    ["FolderOptions", { path: "/a" }, "scanSpins: set at least one of scanSpins, nameSpinsAfterFolder, allowListing"],
-    ["FolderOptions", { path: "/a", allowListing: 1 }, "allowListing: Invalid input: expected boolean, received number"],
+    [
+      "Folder",
+      { path: "/a", account: "us" },
+      'account: account: "us" is not configured under mediahost:accounts (configured: eu)',
+    ],
+    [
+      "FolderOptions",
+      { path: "/a" },
+      "scanSpins: set at least one of scanSpins, nameSpinsAfterFolder, allowListing",
+    ],
+    [
+      "FolderOptions",
+      { path: "/a", allowListing: 1 },
+      "allowListing: Invalid input: expected boolean, received number",
+    ],
     ["FolderMeta", { path: "/a", title: "t".repeat(257) }, "title: must be at most 256 characters"],
-    ["FolderMeta", { path: "/a", description: "d".repeat(1025) }, "description: must be at most 1024 characters"],
+    [
+      "FolderMeta",
+      { path: "/a", description: "d".repeat(1025) },
+      "description: must be at most 1024 characters",
+    ],
     ["FolderMeta", { path: "/a", tags: ["x".repeat(33)] }, "tags.0: must be at most 32 characters"],
     ["FolderMeta", { path: "/a", tags: ["a", "a"] }, "tags: must not repeat a tag"],
-    ["FolderMeta", { path: "/a", tags: Array.from({ length: 51 }, (_, i) => `t${i}`) }, "tags: must have at most 50 tags"],
+    [
+      "FolderMeta",
+      { path: "/a", tags: Array.from({ length: 51 }, (_, i) => `t${i}`) },
+      "tags: must have at most 50 tags",
+    ],
     ["FolderMeta", { path: "/a" }, "title: set at least one of title, description, tags"],
-    ["Alias", { name: "has space" }, "name: must be 1 to 63 letters, digits, '-' or '_', starting with a letter or digit"],
+    [
+      "Alias",
+      { name: "has space" },
+      "name: must be 1 to 63 letters, digits, '-' or '_', starting with a letter or digit",
+    ],
     ["Alias", { name: "web", cdn: "true" }, "cdn: Invalid input: expected boolean, received string"],
-    ["CustomDomain", { alias: "web", domain: "https://img.example.com" }, "domain: must be a lower-case host name such as img.example.com (no scheme, port or path)"],
-    ["SubAccount", { alias: "" }, "alias: must be 1 to 63 letters, digits, '-' or '_', starting with a letter or digit"],
+    [
+      "CustomDomain",
+      { alias: "web", domain: "https://img.example.com" },
+      "domain: must be a lower-case host name such as img.example.com (no scheme, port or path)",
+    ],
+    [
+      "SubAccount",
+      { alias: "" },
+      "alias: must be 1 to 63 letters, digits, '-' or '_', starting with a letter or digit",
+    ],
     ["AccountSettings", {}, "minify: set at least one of minify, fetching"],
     ["AccountSettings", { fetching: { enabled: true } }, "fetching.type: required when enabled is true"],
-    ["AccountSettings", { fetching: { enabled: true, type: "http" } }, 'fetching.http: required when type is "http"'],
-    ["AccountSettings", { fetching: { enabled: true, type: "s3" } }, 'fetching.s3: required when type is "s3"'],
-    ["AccountSettings", { fetching: { enabled: true, type: "http", http: { url: "not a url" } } }, "fetching.http.url: must be a URI"],
     [
       "AccountSettings",
-      { fetching: { enabled: true, type: "http", http: { url: "https://o.example", auth: { enabled: true, username: "u" } } } },
+      { fetching: { enabled: true, type: "http" } },
+      'fetching.http: required when type is "http"',
+    ],
+    [
+      "AccountSettings",
+      { fetching: { enabled: true, type: "s3" } },
+      'fetching.s3: required when type is "s3"',
+    ],
+    [
+      "AccountSettings",
+      { fetching: { enabled: true, type: "http", http: { url: "not a url" } } },
+      "fetching.http.url: must be a URI",
+    ],
+    [
+      "AccountSettings",
+      {
+        fetching: {
+          enabled: true,
+          type: "http",
+          http: { url: "https://o.example", auth: { enabled: true, username: "u" } },
+        },
+      },
       "fetching.http.auth.password: required when auth.enabled is true",
     ],
     ["AccountSettings", { minify: { enabled: true, level: 3 } }, 'minify: Unrecognized key: "level"'],
@@ -83,37 +137,79 @@ describe("check", () => {
     expect(await failures("Folder", { path: UNKNOWN })).toEqual([]);
     expect(await failures("Folder", { path: UNKNOWN, account: UNKNOWN })).toEqual([]);
     expect(await failures("FolderMeta", { path: "/a", tags: [UNKNOWN, "b"] })).toEqual([]);
-    expect(await failures("AccountSettings", { fetching: { enabled: true, type: "http", http: UNKNOWN } })).toEqual([]);
+    expect(
+      await failures("AccountSettings", { fetching: { enabled: true, type: "http", http: UNKNOWN } }),
+    ).toEqual([]);
     // a known bad value beside an unknown one is still reported
-    expect(await failures("FolderMeta", { path: UNKNOWN, title: "t".repeat(300) })).toEqual(["title: must be at most 256 characters"]);
+    expect(await failures("FolderMeta", { path: UNKNOWN, title: "t".repeat(300) })).toEqual([
+      "title: must be at most 256 characters",
+    ]);
   });
 });
 
 describe("diff", () => {
   it("finds no change after normalization (trailing slash, tag order, key order)", async () => {
-    expect(await diff("Folder", { path: "/a", accountAlias: "demo" }, { path: "/a/" })).toMatchObject({ changes: false });
-    expect(await diff("FolderMeta", { path: "/a", tags: ["x", "y"], accountAlias: "demo" }, { path: "/a", tags: ["y", "x"] })).toMatchObject({
+    expect(await diff("Folder", { path: "/a", accountAlias: "demo" }, { path: "/a/" })).toMatchObject({
       changes: false,
     });
-    const fetching = { enabled: true, type: "http", http: { url: "https://o.example", auth: { enabled: false } } };
-    const reordered = { http: { auth: { enabled: false }, url: "https://o.example" }, type: "http", enabled: true };
-    expect(await diff("AccountSettings", { fetching, accountAlias: "demo", cdnUrl: "x" }, { fetching: reordered })).toMatchObject({
+    expect(
+      await diff(
+        "FolderMeta",
+        { path: "/a", tags: ["x", "y"], accountAlias: "demo" },
+        { path: "/a", tags: ["y", "x"] },
+      ),
+    ).toMatchObject({
+      changes: false,
+    });
+    const fetching = {
+      enabled: true,
+      type: "http",
+      http: { url: "https://o.example", auth: { enabled: false } },
+    };
+    const reordered = {
+      http: { auth: { enabled: false }, url: "https://o.example" },
+      type: "http",
+      enabled: true,
+    };
+    expect(
+      await diff("AccountSettings", { fetching, accountAlias: "demo", cdnUrl: "x" }, { fetching: reordered }),
+    ).toMatchObject({
       changes: false,
     });
   });
 
   it("ignores outputs that are not inputs", async () => {
-    expect(await diff("Alias", { name: "w", prefix: "/", accountAlias: "demo", customDomain: "d.example.com" }, { name: "w", prefix: "/" })).toMatchObject({
+    expect(
+      await diff(
+        "Alias",
+        { name: "w", prefix: "/", accountAlias: "demo", customDomain: "d.example.com" },
+        { name: "w", prefix: "/" },
+      ),
+    ).toMatchObject({
       changes: false,
     });
   });
 
   it("names each changed property and the ones that force a replace", async () => {
-    const d = await diff("FolderMeta", { path: "/a", title: "x", tags: ["a"], accountAlias: "demo" }, { path: "/b", title: "y", tags: ["a"] });
+    const d = await diff(
+      "FolderMeta",
+      { path: "/a", title: "x", tags: ["a"], accountAlias: "demo" },
+      { path: "/b", title: "y", tags: ["a"] },
+    );
     expect(d).toEqual({ changes: true, replaces: ["path"], deleteBeforeReplace: false });
-    const settings = await provider.diff("AccountSettings", "demo", { minify: { enabled: true } }, { minify: { enabled: false } });
+    const settings = await provider.diff(
+      "AccountSettings",
+      "demo",
+      { minify: { enabled: true } },
+      { minify: { enabled: false } },
+    );
     expect(settings).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    const domain = await provider.diff("CustomDomain", "w/a.example.com", { alias: "w", domain: "a.example.com" }, { alias: "w", domain: "b.example.com" });
+    const domain = await provider.diff(
+      "CustomDomain",
+      "w/a.example.com",
+      { alias: "w", domain: "a.example.com" },
+      { alias: "w", domain: "b.example.com" },
+    );
     expect(domain).toEqual({ changes: true, replaces: ["domain"], deleteBeforeReplace: true });
     for (const kind of Object.keys(provider.kinds)) {
       const moved = await provider.diff(kind, "id", { account: "eu" }, { account: "us" });
@@ -135,9 +231,19 @@ describe("diff", () => {
   });
 
   it("sees added and removed optional properties", async () => {
-    expect(await provider.diff("FolderOptions", "/a", { path: "/a", scanSpins: true }, { path: "/a", scanSpins: true, allowListing: false })).toMatchObject({
+    expect(
+      await provider.diff(
+        "FolderOptions",
+        "/a",
+        { path: "/a", scanSpins: true },
+        { path: "/a", scanSpins: true, allowListing: false },
+      ),
+    ).toMatchObject({
       changes: true,
     });
-    expect(await provider.diff("Alias", "w", { name: "w", cdn: true }, { name: "w" })).toMatchObject({ changes: true, replaces: [] });
+    expect(await provider.diff("Alias", "w", { name: "w", cdn: true }, { name: "w" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
 });
