@@ -90,6 +90,19 @@ async function statOrUndefined(ctx: AccountContext, path: string) {
   }
 }
 
+/** Deletes the folder if it is empty (or gone already); false when the service says it is not empty. */
+async function deleteIfEmpty(ctx: AccountContext, path: string): Promise<boolean> {
+  try {
+    await ctx.client.ops.deleteFile({ query: { filename: path } });
+    return true;
+  } catch (err) {
+    if (!(err instanceof MediahostError)) throw err;
+    if (err.isNotFound) return true;
+    if (err.status === 409 && /not empty/i.test(err.serviceMessage ?? "")) return false;
+    throw err;
+  }
+}
+
 export const folder: ResourceKind<FolderInputs, FolderOutputs> = {
   name: "Folder",
   schema: Inputs,
@@ -134,37 +147,32 @@ export const folder: ResourceKind<FolderInputs, FolderOutputs> = {
     await ctx.assertAccount(olds.accountAlias, `Folder ${olds.path}`);
     fresh.get(ctx)?.options.delete(olds.path);
     fresh.get(ctx)?.meta.delete(olds.path);
-    let page: Awaited<ReturnType<typeof ctx.client.ops.readdir>>;
-    try {
-      page = await ctx.client.ops.readdir({ query: { dirname: olds.path } });
-    } catch (err) {
-      if (err instanceof MediahostError && err.isNotFound) return; // gone already
-      throw err;
+    // the API deletes only empty folders, so the delete itself is the emptiness check: one call
+    // in the common case, and the folder is listed only to explain a refusal
+    if (await deleteIfEmpty(ctx, olds.path)) return;
+    if (!olds.forceDestroy) {
+      const page = await ctx.client.ops.readdir({ query: { dirname: olds.path } });
+      const count = `${page.contents.length}${page.continuation ? "+" : ""}`;
+      const sample = page.contents
+        .slice(0, 3)
+        .map((e) => e.filename)
+        .join(", ");
+      throw new Error(
+        `Folder: ${olds.path} is not empty (${count} entries, e.g. ${sample}); nothing was deleted. ` +
+          "Set `forceDestroy: true` on the resource (and run `pulumi up` before destroying) to delete it " +
+          "with everything in it, or move its content elsewhere first.",
+      );
     }
-    if (page.contents.length > 0) {
-      if (!olds.forceDestroy) {
-        const count = `${page.contents.length}${page.continuation ? "+" : ""}`;
-        const sample = page.contents
-          .slice(0, 3)
-          .map((e) => e.filename)
-          .join(", ");
-        throw new Error(
-          `Folder: ${olds.path} is not empty (${count} entries, e.g. ${sample}); nothing was deleted. ` +
-            "Set `forceDestroy: true` on the resource (and run `pulumi up` before destroying) to delete it " +
-            "with everything in it, or move its content elsewhere first.",
-        );
-      }
-      const { id } = await ctx.client.ops.startBatchDelete({ body: { filenames: [olds.path] } });
-      log.info(`Folder ${olds.path}: emptying with batch delete job ${id}`);
-      await waitForJob(ctx.client, "batchDelete", id, {
-        onProgress: (s) => log.info(`Folder ${olds.path}: batch delete ${Math.round(s.progress)}%`),
-      });
-    }
-    try {
-      await ctx.client.ops.deleteFile({ query: { filename: olds.path } });
-    } catch (err) {
-      // the batch delete may have taken the folder itself too
-      if (!(err instanceof MediahostError && err.isNotFound)) throw err;
+    const { id } = await ctx.client.ops.startBatchDelete({ body: { filenames: [olds.path] } });
+    log.info(`Folder ${olds.path}: emptying with batch delete job ${id}`);
+    await waitForJob(ctx.client, "batchDelete", id, {
+      onProgress: (s) => log.info(`Folder ${olds.path}: batch delete ${Math.round(s.progress)}%`),
+    });
+    // the batch delete may have taken the folder itself too
+    if (!(await deleteIfEmpty(ctx, olds.path))) {
+      throw new Error(
+        `Folder: ${olds.path} still holds content after the batch delete job ${id}; run the delete again`,
+      );
     }
   },
 };
