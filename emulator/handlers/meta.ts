@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { FolderOptions } from "../tree";
 import { splitPath } from "../tree";
-import { cleanPath, type Handlers } from "./types";
+import { type Call, cleanPath, type Handlers } from "./types";
 
 type MetaOps =
   | "getMeta"
@@ -26,51 +26,39 @@ type MetaOps =
 
 const file = (query: { filename: string }) => cleanPath(query.filename, "filename");
 
+/** Every meta setter is one `setMeta` journal entry carrying the fields it sets. */
+function commitMeta(
+  { ctx, account, query, now }: Pick<Call<"setMeta">, "ctx" | "account" | "query" | "now">,
+  meta: Record<string, unknown>,
+) {
+  return ctx.store.commit({ type: "setMeta", account: account.alias, path: file(query), meta, time: now });
+}
+
 export const metaHandlers: Pick<Handlers, MetaOps> = {
   /** Only the meta that was set: a key never written is absent. */
   getMeta: ({ account, query }) => structuredClone(account.tree.require(file(query)).meta),
-  setMeta: async ({ ctx, account, query, body, now }) => {
-    await ctx.store.commit({
-      type: "setMeta",
-      account: account.alias,
-      path: file(query),
-      meta: body,
-      time: now,
-    });
+  setMeta: async (req) => {
+    await commitMeta(req, req.body);
   },
 
   getTitle: ({ account, query }) => ({ title: account.tree.require(file(query)).meta.title ?? "" }),
-  setTitle: async ({ ctx, account, query, body, now }) => {
-    await ctx.store.commit({
-      type: "setMeta",
-      account: account.alias,
-      path: file(query),
-      meta: body,
-      time: now,
-    });
+  setTitle: async (req) => {
+    await commitMeta(req, req.body);
   },
   getDescription: ({ account, query }) => ({
     description: account.tree.require(file(query)).meta.description ?? "",
   }),
-  setDescription: async ({ ctx, account, query, body, now }) => {
-    await ctx.store.commit({
-      type: "setMeta",
-      account: account.alias,
-      path: file(query),
-      meta: body,
-      time: now,
-    });
+  setDescription: async (req) => {
+    await commitMeta(req, req.body);
   },
   getProduct: ({ account, query }) => ({ ...account.tree.require(file(query)).meta.product }),
-  setProduct: async ({ ctx, account, query, body, now }) => {
-    const meta = { product: body };
-    await ctx.store.commit({ type: "setMeta", account: account.alias, path: file(query), meta, time: now });
+  setProduct: async (req) => {
+    await commitMeta(req, { product: req.body });
   },
   getApproval: ({ account, query }) =>
     account.tree.require(file(query)).meta.approval ?? { datetime: null, approved: false },
-  setApproval: async ({ ctx, account, query, body, now }) => {
-    const meta = { approval: body };
-    await ctx.store.commit({ type: "setMeta", account: account.alias, path: file(query), meta, time: now });
+  setApproval: async (req) => {
+    await commitMeta(req, { approval: req.body });
   },
 
   getTags: ({ account, query }) => ({ tags: [...(account.tree.require(file(query)).meta.tags ?? [])] }),
