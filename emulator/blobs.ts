@@ -5,6 +5,7 @@ import { createReadStream } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { syncPath, writeSynced } from "./durable";
 import type { BlobRefs } from "./tree";
 
 export interface BlobStore extends BlobRefs {
@@ -115,13 +116,7 @@ export class DiskBlobStore extends RefCounted implements BlobStore {
   async put(data: Buffer): Promise<string> {
     const hash = sha256(data);
     const tmp = join(this.dir, `tmp-${randomBytes(8).toString("hex")}`);
-    const fh = await fsp.open(tmp, "w");
-    try {
-      await fh.writeFile(data);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
+    await writeSynced(tmp, data);
     await this.install(tmp, hash);
     return hash;
   }
@@ -134,9 +129,7 @@ export class DiskBlobStore extends RefCounted implements BlobStore {
       size += (chunk as Buffer).length;
     }
     const digest = hash.digest("hex");
-    const fh = await fsp.open(path, "r+");
-    await fh.sync();
-    await fh.close();
+    await syncPath(path, "r+");
     await this.install(path, digest);
     return { hash: digest, size };
   }
@@ -151,9 +144,7 @@ export class DiskBlobStore extends RefCounted implements BlobStore {
       await fsp.rm(tmp, { force: true });
     }
     this.retain(hash);
-    const dir = await fsp.open(this.dir, "r");
-    await dir.sync();
-    await dir.close();
+    await syncPath(this.dir);
   }
 
   read(hash: string): Promise<Buffer> {

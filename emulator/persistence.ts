@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
 import { Account, type AliasEntry, type EventRecord, type Fetching } from "./accounts";
+import { syncPath, writeSynced } from "./durable";
 import type { Mutation, World } from "./state";
 import type { BlobRefs, DirNode, TreeNode } from "./tree";
 
@@ -70,24 +71,9 @@ function loadAccount(s: SavedAccount, refs: BlobRefs): Account {
   return a;
 }
 
-async function syncDir(dir: string): Promise<void> {
-  const fh = await fsp.open(dir, "r");
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
 async function writeDurably(path: string, data: string | Buffer): Promise<void> {
   const tmp = `${path}.tmp`;
-  const fh = await fsp.open(tmp, "w");
-  try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
+  await writeSynced(tmp, data);
   await fsp.rename(tmp, path);
 }
 
@@ -148,7 +134,7 @@ export class Journal {
       accounts: [...world.accounts.values()].map(saveAccount),
     };
     await writeDurably(join(this.dir, "snapshot.json"), JSON.stringify(snapshot));
-    await syncDir(this.dir);
+    await syncPath(this.dir);
     await this.fh.truncate(0);
     await this.fh.sync();
   }
@@ -193,6 +179,6 @@ export async function signingKey(dir: string | undefined): Promise<Buffer> {
   const key = randomBytes(32);
   await fsp.mkdir(dir, { recursive: true });
   await writeDurably(path, key);
-  await syncDir(dir);
+  await syncPath(dir);
   return key;
 }
