@@ -27,7 +27,7 @@ interface Pending {
 }
 
 export interface ContextOptions {
-  /** How long the writer waits for more changes before it writes. */
+  /** The quiet spell (no new change) after which the writer sends what it gathered. */
   coalesceMs?: number;
   client?: Partial<ClientOptions>;
 }
@@ -59,8 +59,6 @@ export class AccountContext {
   private flushing?: Promise<void>;
   private readonly coalesceMs: number;
   private lastChangeAt = 0;
-  /** Account updates sent by this context, for tests and the benchmark. */
-  writes = 0;
   /**
    * Whether the service honours an alias left out of the written map (it replaces the map) or
    * keeps it (it merges): unknown until the first removal is read back, once per process.
@@ -239,7 +237,6 @@ export class AccountContext {
     if (aliases && !aliasesMoot) body.aliases = aliases;
     if (Object.keys(body).length > 0) {
       await this.client.ops.updateAccount({ body });
-      this.writes++;
     }
     if (removed.length > 0) await this.learnRemovals(removed);
     this.patch((account) => {

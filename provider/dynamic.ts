@@ -200,12 +200,3 @@ export async function remove(kindName: string, id: string, props: Props) {
   seenInState(kindName, id, olds);
   await kindOf(kindName).delete(contextFor(olds.account), id, olds);
 }
-
-/** Account updates, token requests and calls by operation of this process, for tests and the benchmark. */
-export function usage() {
-  return (registry?.all() ?? []).map((ctx) => ({
-    account: ctx.name,
-    writes: ctx.writes,
-    ...ctx.client.stats,
-  }));
-}

@@ -3,4 +3,4 @@
 
 export { operations } from "./api";
 export * from "./client";
-export { check, configure, create, diff, kinds, read, remove, update, usage } from "./dynamic";
+export { check, configure, create, diff, kinds, read, remove, update } from "./dynamic";

@@ -5,6 +5,7 @@ import {
   MediahostClient,
   MediahostError,
   normalizeBaseUrl,
+  searchAll,
   TokenCache,
   waitForJob,
 } from "../../provider/client";
@@ -415,6 +416,36 @@ describe("helpers", () => {
     expect(names).toHaveLength(230);
     expect(names[229]).toBe("f229");
     expect(server.calls("/v2/files/readdir")).toBe(3);
+  });
+
+  it("scrolls a search past its first page until the hits run out", async () => {
+    const state = { issued: 0 };
+    const hit = (n: number) => ({
+      _id: `h${n}`,
+      _source: {
+        filename: `/a/f${n}.jpg`,
+        dirname: "/a",
+        basename: `f${n}.jpg`,
+        extension: "jpg",
+        ctime: "t",
+        mtime: "t",
+        size: 1,
+      },
+    });
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      const body = JSON.parse(req.body) as { query?: string; scroll?: boolean; scrollId?: string };
+      const page = body.scrollId ? Number(body.scrollId) : 0;
+      const hits = page < 2 ? Array.from({ length: 2 }, (_, i) => hit(page * 2 + i)) : [];
+      json(res, 200, { hits, total: 4, scrollId: String(page + 1) });
+    });
+    const ids: string[] = [];
+    for await (const h of searchAll(clientFor(server.url).client, "jpg", 2)) ids.push(h._id);
+    expect(ids).toEqual(["h0", "h1", "h2", "h3"]);
+    const bodies = server.requests
+      .filter((r) => r.path === "/v2/files/search")
+      .map((r) => JSON.parse(r.body));
+    expect(bodies).toEqual([{ query: "jpg", size: 2, scroll: true }, { scrollId: "1" }, { scrollId: "2" }]);
   });
 
   it("polls a job until done and reports progress", async () => {
