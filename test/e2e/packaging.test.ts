@@ -3,26 +3,13 @@
 // In its state every resource's `__provider` is a tiny `require("pulumi-mediahost/dist/sdk/
 // providers/<kind>.js")` reference (inside the repository the provider is serialized by value,
 // ~3 KB, which is expected), and each resource's whole state is small.
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PackedFile, pack, run } from "./helpers/package";
 import { openProject, type Project } from "./helpers/project";
 import { repoRoot, toolchainForTests } from "./helpers/toolchain";
-
-interface PackedFile {
-  path: string;
-  size: number;
-}
-
-function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
-  return new Promise((res, rej) => {
-    execFile(cmd, args, { cwd, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-      err ? rej(new Error(`${cmd} ${args.join(" ")} failed: ${err.message}\n${stderr}`)) : res(stdout),
-    );
-  });
-}
 
 const PROGRAM = `"use strict";
 // A user's program: plain JavaScript, the package installed from its tarball.
@@ -48,11 +35,7 @@ describe("the npm package, installed from its tarball into a fresh project", asy
   let p: Project;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "mediahost-packaging-"));
-    const packed = JSON.parse(
-      await run("npm", ["pack", "--json", "--pack-destination", dir], repoRoot, toolchain.env),
-    ) as { filename: string; files: PackedFile[] }[];
-    files = packed[0]!.files;
-    tarball = join(dir, packed[0]!.filename);
+    ({ tarball, files } = await pack(repoRoot, dir, toolchain.env));
   });
   afterAll(async () => {
     await p?.dispose();

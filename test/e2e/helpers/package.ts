@@ -1,0 +1,144 @@
+// The package as users install it: the current build packed with `npm pack`, an earlier release
+// built from this repository's own history, and a fresh project outside the repository that
+// installs them from their tarballs with npm (the registry's cache only: nothing is published).
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "./toolchain";
+
+export interface PackedFile {
+  path: string;
+  size: number;
+}
+
+export interface Release {
+  version: string;
+  commit: string;
+}
+
+export function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
+  return new Promise((res, rej) => {
+    execFile(cmd, args, { cwd, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+      err
+        ? rej(new Error(`${cmd} ${args.join(" ")} (in ${cwd}) failed: ${err.message}\n${stderr}`))
+        : res(stdout),
+    );
+  });
+}
+
+/** `npm pack` of the package in `dir` into `dest`: the tarball's path and the files it holds. */
+export async function pack(
+  dir: string,
+  dest: string,
+  env: Record<string, string>,
+  extra: string[] = [],
+): Promise<{ tarball: string; files: PackedFile[] }> {
+  const out = await run("npm", ["pack", "--json", "--pack-destination", dest, ...extra], dir, env);
+  // npm may print lifecycle output before the JSON
+  const packed = JSON.parse(out.slice(out.indexOf("["))) as { filename: string; files: PackedFile[] }[];
+  return { tarball: join(dest, packed[0]!.filename), files: packed[0]!.files };
+}
+
+/** The releases recorded in scripts/release/releases.json, oldest first. */
+export async function releases(): Promise<Release[]> {
+  const file = join(repoRoot, "scripts/release/releases.json");
+  return (JSON.parse(await readFile(file, "utf8")) as { releases: Release[] }).releases;
+}
+
+function cacheDir(): string {
+  const base =
+    process.env.MEDIAHOST_TOOLCHAIN_CACHE ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-mediahost");
+  return join(base, "releases");
+}
+
+/**
+ * The tarball of `release`, built from the repository's history the way it was built then
+ * (`npm ci`, `tsc`, `npm pack`), cached outside the repository by commit.
+ */
+export async function releaseTarball(release: Release, env: Record<string, string>): Promise<string> {
+  const dir = cacheDir();
+  const cached = join(dir, `pulumi-mediahost-${release.version}-${release.commit.slice(0, 12)}.tgz`);
+  if (existsSync(cached)) return cached;
+  await mkdir(dir, { recursive: true });
+  await run("git", ["cat-file", "-e", `${release.commit}^{commit}`], repoRoot, env).catch(() => {
+    throw new Error(
+      `release ${release.version} (commit ${release.commit}) is not in this clone's history; ` +
+        "the upgrade test needs the full history (git fetch --unshallow)",
+    );
+  });
+  const src = await mkdtemp(join(tmpdir(), `mediahost-release-${release.version}-`));
+  try {
+    await run(
+      "bash",
+      ["-c", `git -C "${repoRoot}" archive "${release.commit}" | tar -x -C "${src}"`],
+      src,
+      env,
+    );
+    await run("npm", ["ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], src, env);
+    await run("node", [join(src, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], src, env);
+    const { tarball } = await pack(src, src, env, ["--ignore-scripts"]);
+    await rename(tarball, `${cached}.tmp`);
+    await rename(`${cached}.tmp`, cached);
+    return cached;
+  } finally {
+    await rm(src, { recursive: true, force: true });
+  }
+}
+
+/** A fresh Pulumi project (plain JavaScript) outside the repository, with `dependencies` installed. */
+export async function createUserProject(options: {
+  name: string;
+  program: string;
+  dependencies: Record<string, string>;
+  env: Record<string, string>;
+}): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `mediahost-${options.name}-`));
+  await writeFile(
+    join(dir, "package.json"),
+    JSON.stringify(
+      { name: options.name, private: true, main: "index.js", dependencies: options.dependencies },
+      null,
+      2,
+    ),
+  );
+  await writeFile(join(dir, "Pulumi.yaml"), `name: ${options.name}\nruntime: nodejs\n`);
+  await writeFile(join(dir, "index.js"), options.program);
+  await npmInstall(dir, [], options.env);
+  return dir;
+}
+
+/** `npm install` in a user's project, offline where the cache allows. */
+export function npmInstall(dir: string, packages: string[], env: Record<string, string>): Promise<string> {
+  return run(
+    "npm",
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--loglevel=error",
+      ...packages,
+    ],
+    dir,
+    env,
+  );
+}
+
+/** Every copy of `name` installed under `dir`'s node_modules (nested ones included), with its version. */
+export async function installedCopies(
+  dir: string,
+  name: string,
+  env: Record<string, string>,
+): Promise<string[]> {
+  const out = await run("npm", ["ls", name, "--all", "--parseable", "--long"], dir, env).catch(
+    (e: Error) => e.message,
+  );
+  return out
+    .split("\n")
+    .filter((line) => line.includes(`/node_modules/${name}:`))
+    .map((line) => line.slice(line.indexOf(":") + 1));
+}
