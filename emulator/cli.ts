@@ -88,7 +88,8 @@ export function parseCli(argv: string[]): EmulatorOptions {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as EmulatorOptions;
 }
 
-async function main(): Promise<void> {
+/** Starts the emulator with the process's arguments (bin/mediahost-emulator.js calls this). */
+export async function main(): Promise<void> {
   const emulator = await startEmulator(parseCli(process.argv.slice(2))).catch((e: Error) => fail(e.message));
   process.stdout.write(`listening on ${emulator.url}\n`);
   let stopping = false;

@@ -3,11 +3,12 @@
 // what startEmulator() hands to in-process tests.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { AliasesUpdate, Credentials } from "./accounts";
+import type { AliasEntry, AliasesUpdate, Credentials, Fetching } from "./accounts";
 import type { Context } from "./context";
 import { conflict, notFound } from "./errors";
 import type { CounterState } from "./limits";
 import type { LogEntry } from "./requestlog";
+import type { FolderOptions, Meta } from "./tree";
 import { validate } from "./validation";
 
 const AccountBody = z.strictObject({
@@ -39,6 +40,24 @@ const Since = z.strictObject({
 const AccountQuery = z.strictObject({ account: z.string().optional() });
 
 export type FaultsChange = z.infer<typeof FaultsBody>;
+
+/** `GET /_emulator/state`: one account as stored, write-only secrets included. */
+export interface EmulatorState {
+  account: {
+    alias: string;
+    cdnURL: string;
+    minify: { enabled: boolean };
+    fetching: Fetching & { maxFilesize: number };
+    aliases: Record<string, AliasEntry>;
+    [key: string]: unknown;
+  };
+  subAccounts: string[];
+  tree: { path: string; isDirectory: boolean; size: number }[];
+  /** Meta by path, for paths that have any. */
+  meta: Record<string, Meta>;
+  /** Folder options by path, for folders that have any set. */
+  options: Record<string, FolderOptions>;
+}
 
 export class Control {
   constructor(private readonly ctx: Context) {}
@@ -76,11 +95,11 @@ export class Control {
   }
 
   /** One account's whole state, secrets included. */
-  state(alias?: string): Record<string, unknown> {
+  state(alias?: string): EmulatorState {
     const account = this.account(alias);
     const tree: { path: string; isDirectory: boolean; size: number }[] = [];
-    const meta: Record<string, unknown> = {};
-    const options: Record<string, unknown> = {};
+    const meta: Record<string, Meta> = {};
+    const options: Record<string, FolderOptions> = {};
     for (const [path, node] of account.tree.walk()) {
       if (path !== "/")
         tree.push({ path, isDirectory: node.kind === "dir", size: node.kind === "file" ? node.size : 0 });
@@ -88,7 +107,7 @@ export class Control {
       if (node.kind === "dir" && Object.keys(node.options).length > 0) options[path] = { ...node.options };
     }
     return {
-      account: account.secretView(),
+      account: account.secretView() as EmulatorState["account"],
       subAccounts: [...account.subAccounts.keys()],
       tree,
       meta,

@@ -13,7 +13,7 @@ import { buildServer } from "./server";
 import { World } from "./state";
 import { createTusServer } from "./tus";
 
-export { Control } from "./control";
+export { Control, type EmulatorState } from "./control";
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */

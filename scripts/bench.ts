@@ -10,7 +10,7 @@
 //
 // Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
 import { writeFileSync } from "node:fs";
-import { type RunningEmulator, startEmulator } from "../emulator";
+import { type RunningEmulator, startEmulator } from "mediahost-emulator";
 import { counterLimits } from "../provider/api/operations";
 import { ALIASES } from "./bench/program";
 import { createWorkspace, provisionToolchain, type RunResult, runPulumi, stateFile } from "./bench/setup";

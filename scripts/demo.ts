@@ -20,7 +20,7 @@ import {
   PulumiCommand,
   type Stack,
 } from "@pulumi/pulumi/automation";
-import { startEmulator } from "../emulator";
+import { startEmulator } from "mediahost-emulator";
 import { MediahostClient } from "../provider/client";
 
 const repoRoot = resolve(__dirname, "../..");

@@ -6,8 +6,8 @@
 // whether anything accumulates (RSS also includes heap V8 has not given back yet).
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import { startEmulator } from "../emulator";
-import { spawnEmulator } from "../emulator/spawn";
+import { startEmulator } from "mediahost-emulator";
+import { spawnEmulator } from "../emulator/test/helpers/spawn";
 
 const REQUESTS = 100_000;
 const ROUNDS = 3;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm run -s pulumi -- <args>`: the real Pulumi CLI at the version of our @pulumi/pulumi
-# dependency, with the repo's Node 24, offline and with local state unless you say otherwise.
+# `npm run -s pulumi -- <args>`: the real Pulumi CLI that scripts/toolchain/provision.sh chose (an
+# installed one >= 3.160, else one built from source), with the repo's Node 24, offline and with
+# local state unless you say otherwise.
 #
 # Defaults (each only if you have not set it yourself):
 #   PULUMI_BACKEND_URL=file://<repo>/.pulumi-state   state stays in the repo dir (git-ignored)

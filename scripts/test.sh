@@ -25,7 +25,7 @@ step() { # name command...
 }
 
 step lint biome check .
-step build tsc -p tsconfig.json
+step build npm run -s build
 step typecheck-tests tsc -p tsconfig.test.json
 
 go=${GO:-$(command -v go || echo /usr/local/go/bin/go)}

@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# Makes the real Pulumi CLI usable offline, at the version of the @pulumi/pulumi npm dependency:
-#   pulumi                         (on PATH already at that version, or built from Go source)
-#   pulumi-language-nodejs         (on PATH already, or our own host from ./language-host)
-#   pulumi-resource-pulumi-nodejs  (the dynamic provider's shim, shipped in @pulumi/pulumi)
-# Prints one line on stdout: the colon-separated directories to prepend to PATH. Progress goes to
-# stderr. Everything lands in a cache outside the repo, so only the first run is slow.
+# Makes the real Pulumi CLI usable offline for the project's scripts and tests:
+#   pulumi                         an installed one of version >= MIN_CLI (below), else built from
+#                                  Go source at BUILD_VERSION (scripts/toolchain/cli-version)
+#   pulumi-language-nodejs         the one beside the installed CLI or on PATH, else our own host
+#                                  built from ./language-host
+#   pulumi-resource-pulumi-nodejs  the dynamic provider's plugin, shipped in @pulumi/pulumi
+# Prints one line on stdout: the colon-separated directories to prepend to PATH. Which CLI and
+# host are used goes to stderr. Everything built lands in a cache outside the repo, so only the
+# first build is slow.
+#
+# Why MIN_CLI is 3.160.0: `pulumi refresh --run-program` (used by `mediahost-drift --run-program`)
+# arrived in 3.160.0; every other command the provider, its tools and tests use is older
+# (`refresh --preview-only` 3.105, `refresh --clear-pending-creates` 3.39).
 #
 # Environment: MEDIAHOST_TOOLCHAIN_CACHE (default $XDG_CACHE_HOME/pulumi-mediahost or
-# ~/.cache/pulumi-mediahost), GO (path of the go binary).
+# ~/.cache/pulumi-mediahost), GO (path of the go binary), MEDIAHOST_PULUMI_FROM_SOURCE=1 (ignore
+# an installed CLI).
 set -euo pipefail
 
+MIN_CLI=3.160.0
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 sdk="$repo/node_modules/@pulumi/pulumi"
@@ -17,10 +26,8 @@ log() { echo "toolchain: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 [ -f "$sdk/package.json" ] || die "$sdk is missing: run \`npm install\` (or \`npm ci\`) first"
-# any node will do to read JSON; sed is the fallback when none is on PATH yet
-version=$(node -p 'require(process.argv[1]).version' "$sdk/package.json" 2>/dev/null ||
-  sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$sdk/package.json" | head -n1)
-[ -n "$version" ] || die "could not read the version from $sdk/package.json"
+version=$(tr -d ' \n' <"$here/cli-version")
+[ -n "$version" ] || die "$here/cli-version is empty"
 
 cache="${MEDIAHOST_TOOLCHAIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-mediahost}/pulumi-v$version"
 bin="$cache/bin"
@@ -40,7 +47,7 @@ built=false
 # Only called when something must be built: a warm cache needs no Go.
 require_go() {
   go=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
-  [ -x "$go" ] || die "Go is needed to build the Pulumi toolchain (set GO=/path/to/go)"
+  [ -x "$go" ] || die "Go is needed to build the Pulumi toolchain (set GO=/path/to/go), or install a Pulumi CLI >= $MIN_CLI"
 }
 
 # Atomic install: readers in other processes never see a half-written file.
@@ -58,27 +65,47 @@ ambient() { # name -> path outside $bin, or nothing
   echo "$p"
 }
 
+at_least() { # version minimum -> true when version >= minimum (both X.Y.Z)
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
+}
+
 dirs=()
 
-# 1. The CLI.
+# 1. The CLI: an installed one that is new enough, else ours.
 pulumi_path=$(ambient pulumi)
-if [ -n "$pulumi_path" ] && [ "$("$pulumi_path" version 2>/dev/null)" = "v$version" ]; then
-  log "using $pulumi_path (v$version)"
-  dirs+=("$(dirname "$pulumi_path")")
-elif [ -x "$bin/pulumi" ] && [ "$("$bin/pulumi" version 2>/dev/null)" = "v$version" ]; then
-  : # built by an earlier run
-else
-  [ -z "$pulumi_path" ] || log "ignoring $pulumi_path: not v$version"
-  log "building pulumi v$version from Go source into $cache (first run only; ~8-20 min on 2 cores)"
-  require_go
-  built=true
-  GO=$go bash "$here/build-cli.sh" "$version" "$cache" >/dev/null \
-    || die "building pulumi v$version failed (see above)"
+[ -z "${MEDIAHOST_PULUMI_FROM_SOURCE:-}" ] || pulumi_path=""
+installed=""
+if [ -n "$pulumi_path" ]; then
+  installed=$("$pulumi_path" version 2>/dev/null | sed -n 's/^v\([0-9][0-9.]*\).*/\1/p' | head -n1)
+  if [ -n "$installed" ] && at_least "$installed" "$MIN_CLI"; then
+    log "using the installed pulumi v$installed at $pulumi_path"
+    dirs+=("$(dirname "$pulumi_path")")
+  else
+    log "ignoring $pulumi_path (v${installed:-unknown}): older than v$MIN_CLI"
+    installed=""
+  fi
+fi
+if [ -z "$installed" ]; then
+  if [ ! -x "$bin/pulumi" ] || [ "$("$bin/pulumi" version 2>/dev/null)" != "v$version" ]; then
+    log "building pulumi v$version from Go source into $cache (first run only; ~8-20 min on 2 cores)"
+    require_go
+    built=true
+    GO=$go bash "$here/build-cli.sh" "$version" "$cache" >/dev/null \
+      || die "building pulumi v$version failed (see above)"
+  fi
+  log "using pulumi v$version built from source at $bin/pulumi"
 fi
 
-# 2. The Node.js language host, rebuilt whenever its source changes.
-if [ -n "$(ambient pulumi-language-nodejs)" ]; then
-  log "using $(ambient pulumi-language-nodejs)"
+# 2. The Node.js language host: the one that came with the installed CLI (beside it, or on PATH),
+# else ours, rebuilt whenever its source changes.
+host=""
+if [ -n "$installed" ] && [ -x "$(dirname "$pulumi_path")/pulumi-language-nodejs" ]; then
+  host="$(dirname "$pulumi_path")/pulumi-language-nodejs"
+elif [ -n "$installed" ]; then
+  host=$(ambient pulumi-language-nodejs)
+fi
+if [ -n "$host" ]; then
+  log "using the language host $host"
 else
   src="$here/language-host"
   hash=$(cd "$src" && { echo "$version"; cat go.mod go.sum $(ls *.go | grep -v '_test\.go$' | sort); } \

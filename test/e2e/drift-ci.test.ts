@@ -20,12 +20,7 @@ describe("examples/drift-ci: drift-check.sh and the workflow template", async ()
   let p: Project;
   let before: ReturnType<typeof snapshot>;
   const snapshot = () => {
-    const s = p.emulator.control.state() as {
-      account: { minify?: unknown; aliases?: Record<string, unknown> };
-      tree: { path: string }[];
-      meta: Record<string, unknown>;
-      options: Record<string, unknown>;
-    };
+    const s = p.emulator.control.state();
     return {
       aliases: s.account.aliases,
       tree: s.tree,

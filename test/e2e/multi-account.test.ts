@@ -3,6 +3,7 @@
 // both, a sub-account in one; drift in one account named, put back; destroy leaves both accounts
 // as they were.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorState } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { toolchainForTests } from "./helpers/toolchain";
@@ -10,20 +11,13 @@ import { toolchainForTests } from "./helpers/toolchain";
 const EU = { alias: "eu", clientId: "eu-client", clientSecret: "eu-secret-7c1d" };
 const US = { alias: "us", clientId: "us-client", clientSecret: "us-secret-93af" };
 
-type AccountState = {
-  subAccounts: string[];
-  tree: { path: string }[];
-  meta: Record<string, { title?: string; tags?: string[] }>;
-  options: Record<string, { scanSpins?: boolean }>;
-};
-
 describe("examples/multi-account with the real CLI", async () => {
   const toolchain = await toolchainForTests();
   if (!toolchain) return void it.skip("needs the Pulumi toolchain");
 
   let p: Project;
-  let before: Record<string, AccountState>;
-  const state = (alias: string) => p.emulator.control.state(alias) as AccountState;
+  let before: Record<string, EmulatorState>;
+  const state = (alias: string) => p.emulator.control.state(alias);
   beforeAll(async () => {
     p = await openProject(toolchain, { workDir: "examples/multi-account", emulator: { accounts: [EU, US] } });
     // as the example's header says: a shared baseUrl, credentials only per account

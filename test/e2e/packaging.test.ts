@@ -1,14 +1,19 @@
 // The installed-package path real users get: `npm pack`, then a fresh Pulumi project OUTSIDE the
-// repository that depends on the tarball, installed with npm, `pulumi up` against the emulator.
-// In its state every resource's `__provider` is a tiny `require("pulumi-mediahost/dist/sdk/
-// providers/<kind>.js")` reference (inside the repository the provider is serialized by value,
-// ~3 KB, which is expected), and each resource's whole state is small.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+// repository that depends on the tarball, installed with npm next to a given `@pulumi/pulumi`.
+// The provider is declared the way Pulumi's own packages declare the SDK (a caret range from the
+// oldest version it supports), so it is tried next to the newest version the registry offers and
+// next to that oldest one: `up`, a refresh preview and `destroy` must work with each, with a single
+// copy of the SDK installed. In the state every resource's `__provider` is a tiny
+// `require("pulumi-mediahost/dist/sdk/providers/<kind>.js")`. The emulator is a package of its own:
+// its tarball, installed alone into an empty directory, starts with `npx mediahost-emulator`.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PackedFile, pack, run } from "./helpers/package";
-import { openProject, type Project } from "./helpers/project";
+import { installedCopies, npmInstall, type PackedFile, pack, run } from "./helpers/package";
+import { openProject } from "./helpers/project";
 import { repoRoot, toolchainForTests } from "./helpers/toolchain";
 
 const PROGRAM = `"use strict";
@@ -25,141 +30,205 @@ exports.title = meta.title;
 exports.listing = opts.allowListing;
 `;
 
-describe("the npm package, installed from its tarball into a fresh project", async () => {
+const KIND_FILES: Record<string, string> = {
+  Alias: "alias",
+  Folder: "folder",
+  FolderMeta: "folder-meta",
+  FolderOptions: "folder-options",
+};
+
+interface Manifest {
+  version: string;
+  dependencies: Record<string, string>;
+  engines: { node: string };
+}
+
+/** Bytes of every file under `dir` (what a package costs on disk once installed). */
+async function diskBytes(dir: string, env: Record<string, string>): Promise<number> {
+  return Number((await run("du", ["-sb", dir], dir, env)).split("\t")[0]);
+}
+
+describe("the npm packages, installed from their tarballs into fresh projects", async () => {
   const toolchain = await toolchainForTests();
   if (!toolchain) return void it.skip("needs the Pulumi toolchain");
 
+  const manifest = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as Manifest;
+  const oldest = /^\^(\d+\.\d+\.\d+)$/.exec(manifest.dependencies["@pulumi/pulumi"] ?? "")?.[1];
   let dir: string;
   let files: PackedFile[];
   let tarball: string;
-  let p: Project;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "mediahost-packaging-"));
     ({ tarball, files } = await pack(repoRoot, dir, toolchain.env));
   });
   afterAll(async () => {
-    await p?.dispose();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("ships dist (provider, sdk, emulator) with types, README and LICENSE, and nothing else of size", () => {
+  it("declares @pulumi/pulumi as a caret range from the oldest supported version, and only what the provider needs", () => {
+    expect(oldest, "a caret range such as ^3.216.0").toBeDefined();
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@pulumi/pulumi", "undici", "zod"]);
+    expect(manifest.engines.node).toMatch(/^>=\d+\.\d+\.\d+$/);
+  });
+
+  it("ships the provider, SDK and tools with types, README, CHANGELOG and LICENSE, and no emulator code", () => {
     const paths = files.map((f) => f.path);
     for (const must of [
       "package.json",
       "README.md",
+      "CHANGELOG.md",
       "LICENSE",
       "dist/sdk/index.js",
       "dist/sdk/index.d.ts",
       "dist/sdk/providers/folder.js",
       "dist/provider/index.js",
       "dist/provider/index.d.ts",
-      "dist/emulator/index.js",
-      "dist/emulator/cli.js",
+      "dist/tools/drift.js",
     ]) {
       expect(paths, must).toContain(must);
     }
+    expect(paths.filter((x) => x.includes("emulator"))).toEqual([]);
     expect(paths.filter((x) => x.endsWith(".map"))).toEqual([]);
     expect(paths.filter((x) => /(^|\/)(test|tests|examples|scripts|node_modules)\//.test(x))).toEqual([]);
     const outsideDist = files.filter((f) => !f.path.startsWith("dist/"));
-    expect(outsideDist.map((f) => f.path).sort()).toEqual(["LICENSE", "README.md", "package.json"]);
+    expect(outsideDist.map((f) => f.path).sort()).toEqual([
+      "CHANGELOG.md",
+      "LICENSE",
+      "README.md",
+      "package.json",
+    ]);
     const total = files.reduce((n, f) => n + f.size, 0);
-    console.log(`npm pack: ${files.length} files, ${(total / 1024).toFixed(0)} KiB unpacked`);
-    expect(total).toBeLessThan(2 << 20);
+    console.log(`npm pack (provider): ${files.length} files, ${(total / 1024).toFixed(0)} KiB unpacked`);
+    expect(total).toBeLessThan(1 << 20);
   });
 
-  it("installs into a fresh project outside the repository and runs `pulumi up` from it", async () => {
-    const project = join(dir, "user-project");
-    await run("mkdir", ["-p", project], dir, toolchain.env);
-    const sdkVersion = JSON.parse(
-      await readFile(join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
-    ).version as string;
-    await writeFile(
-      join(project, "package.json"),
-      JSON.stringify(
-        {
-          name: "user-project",
-          private: true,
-          main: "index.js",
-          dependencies: { "@pulumi/pulumi": sdkVersion, "pulumi-mediahost": `file:${tarball}` },
-        },
-        null,
-        2,
-      ),
-    );
-    await writeFile(
-      join(project, "Pulumi.yaml"),
-      "name: packaged-user\nruntime: nodejs\ndescription: a user's project using the packed pulumi-mediahost\n",
-    );
-    await writeFile(join(project, "index.js"), PROGRAM);
-    const started = Date.now();
-    await run(
-      "npm",
-      ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-      project,
+  const newest = (await run("npm", ["view", "@pulumi/pulumi", "version"], repoRoot, toolchain.env)).trim();
+  const versions = [...new Set([newest, oldest ?? "(none)"])];
+  describe.each(versions)("next to @pulumi/pulumi %s", (sdkVersion) => {
+    let project: string;
+    let p: Awaited<ReturnType<typeof openProject>> | undefined;
+    afterAll(async () => {
+      await p?.dispose();
+    });
+
+    it("installs with a single copy of the SDK", async () => {
+      project = join(dir, `user-project-${sdkVersion}`);
+      await mkdir(project, { recursive: true });
+      await writeFile(
+        join(project, "package.json"),
+        JSON.stringify(
+          {
+            name: "user-project",
+            private: true,
+            main: "index.js",
+            dependencies: { "@pulumi/pulumi": sdkVersion, "pulumi-mediahost": `file:${tarball}` },
+          },
+          null,
+          2,
+        ),
+      );
+      await writeFile(join(project, "Pulumi.yaml"), "name: packaged-user\nruntime: nodejs\n");
+      await writeFile(join(project, "index.js"), PROGRAM);
+      const started = Date.now();
+      await npmInstall(project, [], toolchain.env);
+      console.log(
+        `npm install next to @pulumi/pulumi ${sdkVersion}: ${((Date.now() - started) / 1000).toFixed(1)}s`,
+      );
+      expect(await installedCopies(project, "@pulumi/pulumi", toolchain.env)).toEqual([
+        `@pulumi/pulumi@${sdkVersion}`,
+      ]);
+      // the program's SDK is the provider's too: none nested under the provider
+      expect(existsSync(join(project, "node_modules/pulumi-mediahost/node_modules/@pulumi"))).toBe(false);
+      const installed = join(project, "node_modules/pulumi-mediahost");
+      const nested = existsSync(join(installed, "node_modules"))
+        ? await diskBytes(join(installed, "node_modules"), toolchain.env)
+        : 0;
+      const own = (await diskBytes(installed, toolchain.env)) - nested;
+      console.log(
+        `installed size of pulumi-mediahost: ${(own / 1024).toFixed(0)} KiB, plus ${(nested / 1024).toFixed(0)} KiB of dependencies npm nested under it`,
+      );
+      expect(own).toBeLessThan(1 << 20);
+    });
+
+    it("runs up, a quiet refresh preview and destroy", async () => {
+      p = await openProject(toolchain, { workDir: project });
+      const up = await p.stack.up();
+      expect(up.summary.resourceChanges?.create).toBe(5); // 4 resources and the stack
+      expect(up.outputs.url?.value).toMatch(/^https:\/\/.+\/packaged$/);
+      const state = p.emulator.control.state();
+      expect(state.tree.map((e) => e.path)).toContain("/packaged");
+      expect(state.meta["/packaged"]?.title).toBe("Packaged");
+      expect(state.options["/packaged"]?.allowListing).toBe(true);
+      expect(state.account.aliases?.packaged).toMatchObject({ prefix: "/packaged", cdn: true });
+
+      const saved = (await p.stateFile()) as {
+        checkpoint: { latest: { resources: { type: string; inputs?: { __provider?: string } }[] } };
+      };
+      const resources = saved.checkpoint.latest.resources.filter((r) =>
+        r.type.startsWith("pulumi-nodejs:dynamic/"),
+      );
+      expect(resources).toHaveLength(4);
+      for (const r of resources) {
+        const kind = r.type.split(":").pop()!;
+        const provider = r.inputs?.__provider ?? "";
+        expect(provider).toContain(`require("pulumi-mediahost/dist/sdk/providers/${KIND_FILES[kind]}.js")`);
+        expect(provider.length, kind).toBeLessThan(2048);
+        expect(JSON.stringify(r).length, kind).toBeLessThan(3072);
+      }
+
+      const preview = await p.stack.preview({ refresh: true, expectNoChanges: true });
+      expect(preview.changeSummary).toEqual({ same: 5 });
+      const destroyed = await p.stack.destroy();
+      expect(destroyed.summary.result).toBe("succeeded");
+      const after = p.emulator.control.state();
+      expect(after.tree.map((e) => e.path)).not.toContain("/packaged");
+      expect(after.meta).toEqual({});
+    });
+  });
+
+  it("the emulator's own tarball, installed alone into an empty directory, starts with npx", async () => {
+    const { tarball: emulatorTarball, files: emulatorFiles } = await pack(
+      join(repoRoot, "emulator"),
+      dir,
       toolchain.env,
     );
-    console.log(`npm install: ${((Date.now() - started) / 1000).toFixed(1)}s`);
-    const installed = JSON.parse(
-      await readFile(join(project, "node_modules/pulumi-mediahost/package.json"), "utf8"),
-    ) as { name: string };
-    expect(installed.name).toBe("pulumi-mediahost");
-
-    p = await openProject(toolchain, { workDir: project });
-    const up = await p.stack.up();
-    expect(up.summary.result).toBe("succeeded");
-    expect(up.summary.resourceChanges?.create).toBe(5); // 4 resources and the stack
-    expect(up.outputs.url?.value).toMatch(/^https:\/\/.+\/packaged$/);
-    const state = p.emulator.control.state() as {
-      tree: { path: string }[];
-      meta: Record<string, { title?: string }>;
-      options: Record<string, { allowListing?: boolean }>;
-      account: { aliases: Record<string, unknown> };
-    };
-    expect(state.tree.map((e) => e.path)).toContain("/packaged");
-    expect(state.meta["/packaged"]?.title).toBe("Packaged");
-    expect(state.options["/packaged"]?.allowListing).toBe(true);
-    expect(state.account.aliases.packaged).toMatchObject({ prefix: "/packaged", cdn: true });
-  });
-
-  it("stores each provider as a tiny module reference, and each resource's state is small", async () => {
-    const saved = (await p.stateFile()) as {
-      checkpoint: {
-        latest: {
-          resources: { urn: string; type: string; inputs?: { __provider?: string }; outputs?: unknown }[];
-        };
-      };
-    };
-    const resources = saved.checkpoint.latest.resources.filter((r) =>
-      r.type.startsWith("pulumi-nodejs:dynamic/"),
-    );
-    expect(resources.map((r) => r.type.split(":").pop()).sort()).toEqual([
-      "Alias",
-      "Folder",
-      "FolderMeta",
-      "FolderOptions",
-    ]);
-    const kinds: Record<string, string> = {
-      Alias: "alias",
-      Folder: "folder",
-      FolderMeta: "folder-meta",
-      FolderOptions: "folder-options",
-    };
-    for (const r of resources) {
-      const kind = r.type.split(":").pop()!;
-      const provider = r.inputs?.__provider ?? "";
-      const size = JSON.stringify(r).length;
-      console.log(`${kind.padEnd(14)} __provider ${provider.length} B, resource state ${size} B`);
-      expect(provider).toContain(`require("pulumi-mediahost/dist/sdk/providers/${kinds[kind]}.js")`);
-      expect(provider.length, kind).toBeLessThan(2048);
-      expect(size, kind).toBeLessThan(3072);
+    expect(emulatorFiles.map((f) => f.path)).toContain("bin/mediahost-emulator.js");
+    const alone = await mkdtemp(join(tmpdir(), "mediahost-emulator-alone-"));
+    try {
+      await npmInstall(alone, [emulatorTarball], toolchain.env);
+      const child = spawn("npx", ["--no-install", "mediahost-emulator", "--port", "0"], {
+        cwd: alone,
+        env: toolchain.env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true, // its own process group: npx and the emulator under it stop together
+      });
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        const timer = setTimeout(() => reject(new Error(`no listening line within 20 s: ${out}`)), 20_000);
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          const m = /^listening on (\S+)$/m.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1] as string);
+          }
+        });
+        child.once("exit", (code) => reject(new Error(`exited with ${code} before listening: ${out}`)));
+      });
+      const token = await fetch(`${url}/v2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ clientId: "demo-client", clientSecret: "demo-secret" }),
+      });
+      expect(token.status).toBe(200);
+      const exited = new Promise<unknown>((resolve) =>
+        child.once("exit", (code, signal) => resolve(code ?? signal)),
+      );
+      process.kill(-child.pid!, "SIGTERM");
+      expect([0, "SIGTERM"]).toContain(await exited);
+      await expect(fetch(`${url}/v2/account`)).rejects.toThrow();
+    } finally {
+      await rm(alone, { recursive: true, force: true });
     }
-  });
-
-  it("destroys what it made from the installed package", async () => {
-    const destroyed = await p.stack.destroy();
-    expect(destroyed.summary.result).toBe("succeeded");
-    const state = p.emulator.control.state() as { tree: { path: string }[]; meta: Record<string, unknown> };
-    expect(state.tree.map((e) => e.path)).not.toContain("/packaged");
-    expect(state.meta).toEqual({});
   });
 });

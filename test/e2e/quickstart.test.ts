@@ -32,10 +32,7 @@ describe("examples/quickstart with the real CLI", async () => {
     expect(calls.getAccount).toBe(1);
     // settings and both aliases were written together
     expect(calls.updateAccount).toBe(1);
-    const state = p.emulator.control.state() as {
-      tree: { path: string }[];
-      account: { aliases: Record<string, { customDomain?: string }> };
-    };
+    const state = p.emulator.control.state();
     expect(state.tree.map((e) => e.path)).toEqual(
       expect.arrayContaining(["/products", "/products/shoes", "/products/bags"]),
     );
@@ -63,7 +60,7 @@ describe("examples/quickstart with the real CLI", async () => {
 
     const fixed = await p.stack.up({ refresh: true });
     expect(fixed.summary.resourceChanges).toMatchObject({ update: 2 });
-    expect((p.emulator.control.state() as { account: { minify: unknown } }).account.minify).toEqual({
+    expect(p.emulator.control.state().account.minify).toEqual({
       enabled: true,
     });
     await p.stack.preview({ refresh: true, expectNoChanges: true });
@@ -79,10 +76,7 @@ describe("examples/quickstart with the real CLI", async () => {
       expect(p.output.join(""), secret).not.toContain(secret);
     }
     // the emulator did receive the password
-    const account = (
-      p.emulator.control.state() as { account: { fetching: { http: { auth: { password: string } } } } }
-    ).account;
-    expect(account.fetching.http.auth.password).toBe(ORIGIN_PASSWORD);
+    expect(p.emulator.control.state().account.fetching.http?.auth?.password).toBe(ORIGIN_PASSWORD);
   });
 
   it("changes credentials of the same account without replacing anything", async () => {
@@ -99,7 +93,7 @@ describe("examples/quickstart with the real CLI", async () => {
     const failed = await p.stack.up().catch((e: Error) => e);
     expect(failed).toBeInstanceOf(Error);
     expect(String(failed)).toMatch(/Folder: \/products is not empty .*Set `forceDestroy: true`/s);
-    const paths = () => (p.emulator.control.state() as { tree: { path: string }[] }).tree.map((e) => e.path);
+    const paths = () => p.emulator.control.state().tree.map((e) => e.path);
     expect(paths()).toEqual(
       expect.arrayContaining(["/products", "/products/extra", "/catalog", "/catalog/shoes"]),
     );
@@ -114,10 +108,7 @@ describe("examples/quickstart with the real CLI", async () => {
   it("destroys what it made and leaves the account's own objects", async () => {
     const destroyed = await p.stack.destroy();
     expect(destroyed.summary.result).toBe("succeeded");
-    const state = p.emulator.control.state() as {
-      tree: { path: string }[];
-      account: { aliases: Record<string, { customDomain?: string }> };
-    };
+    const state = p.emulator.control.state();
     expect(state.tree.map((e) => e.path).filter((x) => x.startsWith("/catalog"))).toEqual([]);
     expect(state.account.aliases.web?.customDomain).toBeUndefined();
   });

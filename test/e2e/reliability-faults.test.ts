@@ -17,11 +17,6 @@ interface LogEntry {
   status: number;
   dropped?: boolean;
 }
-interface EmulatorState {
-  tree: { path: string; isDirectory: boolean }[];
-  meta: Record<string, { title?: string; description?: string; tags?: string[] }>;
-  options: Record<string, Record<string, unknown>>;
-}
 
 describe("under 10% faults, 100 ms jitter and 5 s tokens", async () => {
   const toolchain = await toolchainForTests();
@@ -77,7 +72,7 @@ describe("under 10% faults, 100 ms jitter and 5 s tokens", async () => {
     expect(figure.http5xx).toBeGreaterThan(0);
     expect(figure.tokenRequests).toBeGreaterThan(1);
 
-    const state = p.emulator.control.state() as unknown as EmulatorState;
+    const state = p.emulator.control.state();
     const folders = state.tree.filter((e) => e.path.startsWith("/rel/")).map((e) => e.path);
     expect(folders.sort()).toEqual(Array.from({ length: COUNT }, (_, i) => `/rel/f${i}`).sort());
     for (let i = 0; i < COUNT; i++) {
@@ -107,7 +102,7 @@ describe("under 10% faults, 100 ms jitter and 5 s tokens", async () => {
     expect(destroyed.summary.result).toBe("succeeded");
     expect(destroyed.summary.resourceChanges).toMatchObject({ delete: RESOURCES + 1 });
     expect(figure.faultsSeen).toBeGreaterThan(0);
-    const state = p.emulator.control.state() as unknown as EmulatorState;
+    const state = p.emulator.control.state();
     expect(state.tree.filter((e) => e.path.startsWith("/rel/"))).toEqual([]);
     expect(Object.keys(state.meta).filter((k) => k.startsWith("/rel/"))).toEqual([]);
     const stateFile = (await p.stateFile()) as { checkpoint: { latest?: { resources?: unknown[] } } };
@@ -147,11 +142,7 @@ describe("lost responses with the real CLI", async () => {
         `${operation} lost an answer`,
       ).toBe(true);
     }
-    const state = p.emulator.control.state() as unknown as {
-      tree: { path: string }[];
-      subAccounts: string[];
-      account: { aliases: Record<string, { prefix?: string; customDomain?: string }> };
-    };
+    const state = p.emulator.control.state();
     expect(state.subAccounts.filter((a) => a === "team-runs")).toHaveLength(1);
     expect(state.account.aliases.web?.customDomain).toBe("img.example.com");
     expect(state.account.aliases.a1?.prefix).toBe("/v1/a1");

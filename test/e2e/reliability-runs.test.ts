@@ -18,14 +18,6 @@ const FOLDERS = 20;
 const ALIASES = 10;
 const RESOURCES = 1 + 1 + 1 + ALIASES + 1 + FOLDERS + 1; // settings, web, domain, aliases, team, folders, keep
 
-interface State {
-  account: {
-    aliases: Record<string, { prefix?: string; cdn?: boolean; customDomain?: string }>;
-    minify: { enabled: boolean };
-  };
-  subAccounts: string[];
-  tree: { path: string }[];
-}
 interface StateFile {
   checkpoint: { latest: { resources?: { urn: string; type: string }[]; pending_operations?: unknown[] } };
 }
@@ -40,7 +32,7 @@ describe("runs that go wrong", async () => {
   let userIdOfOwner = "";
   /** Every failure message and raw CLI output, for the secrets search. */
   const seen: string[] = [];
-  const state = () => p.emulator.control.state() as unknown as State;
+  const state = () => p.emulator.control.state();
   const fail = async (run: Promise<unknown>): Promise<string> => {
     const result = await run.then(
       () => undefined,
@@ -241,7 +233,7 @@ describe("runs that go wrong", async () => {
           (r) => r.account === "other" && !/^(token|get|list|stat|readdir)/.test(r.operation ?? ""),
         );
       expect(writes).toEqual([]);
-      const other = p.emulator.control.state("other") as unknown as State;
+      const other = p.emulator.control.state("other");
       expect(Object.keys(other.account.aliases ?? {})).not.toContain("a0");
       expectConverged("/v3");
     } finally {

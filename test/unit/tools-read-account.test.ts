@@ -1,7 +1,7 @@
 // mediahost-generate's account reader against the emulator: depth, paging past 100 entries,
 // options and meta of each folder, and the bound on requests in flight.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../emulator";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
 import { limiter, readAccount } from "../../tools/lib/read-account";
 

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type ConfigMap, LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator/index";
 import { MediahostClient } from "../../../provider/client";
 import {
   createTemporaryBackend,

@@ -1,7 +1,7 @@
 // Drives the provider the way the Pulumi engine does (check, create, read, diff, update,
 // delete through the dynamic-provider adapter) against an emulator over real HTTP, and counts
 // the API calls from the emulator's request log.
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator/index";
 import { MediahostClient, sharedTokenCache } from "../../../provider/client";
 import * as provider from "../../../provider/dynamic";
 
@@ -87,7 +87,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     mark() {
       since = emulator.control.requests(since).next;
     },
-    state: async (account) => emulator.control.state(account) as never,
+    state: async (account) => emulator.control.state(account),
     api: (account) =>
       account ? clientFor(emulator.url, `${account}-client`, `${account}-secret`) : clientFor(emulator.url),
     stop: () => emulator.stop(),

@@ -1,8 +1,9 @@
-// Runs the built command line (dist/emulator/cli.js) as a child process, for tests that need
-// the emulator in another process than themselves (e2e tests driving the pulumi CLI).
+// Runs the emulator package's built command line (emulator/dist/emulator/cli.js) as a child
+// process, for tests and scripts that need the emulator in another process than themselves.
+// A test helper: not part of the published package.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 
 export interface SpawnedEmulator {
   url: string;
@@ -11,13 +12,13 @@ export interface SpawnedEmulator {
   stop(): Promise<void>;
 }
 
-/** The built CLI next to this file in dist/, or dist/ seen from the sources. */
+/** The package's built CLI, seen from this file's source or from a compiled copy of it. */
 function cliPath(): string {
-  const beside = join(__dirname, "cli.js");
-  if (existsSync(beside)) return beside;
-  const built = resolve(__dirname, "..", "dist", "emulator", "cli.js");
-  if (!existsSync(built)) throw new Error(`${built} not found: build first (npx tsc -p tsconfig.json)`);
-  return built;
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const built = join(dir, "emulator", "dist", "emulator", "cli.js");
+    if (existsSync(built)) return built;
+  }
+  throw new Error("emulator/dist/emulator/cli.js not found: build first (npm run build)");
 }
 
 export function spawnEmulator(args: string[] = [], timeoutMs = 15_000): Promise<SpawnedEmulator> {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { MemoryBlobStore } from "../../emulator/blobs";
-import { FsError } from "../../emulator/errors";
-import { Limiter, WINDOW_SECONDS } from "../../emulator/limits";
-import { RequestLog } from "../../emulator/requestlog";
-import { parseQuery } from "../../emulator/search";
-import { Tree } from "../../emulator/tree";
+import { MemoryBlobStore } from "../../blobs";
+import { FsError } from "../../errors";
+import { Limiter, WINDOW_SECONDS } from "../../limits";
+import { RequestLog } from "../../requestlog";
+import { parseQuery } from "../../search";
+import { Tree } from "../../tree";
 
 describe("rate-limit window", () => {
   it("counts requests for exactly 60 minutes and reports when the oldest leaves", () => {

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../emulator";
-import { spawnEmulator } from "../../emulator/spawn";
-import { type OperationSpec, operations } from "../../provider/api/operations";
-import { MediahostClient } from "../../provider/client";
+import { type OperationSpec, operations } from "../../../provider/api/operations";
+import { MediahostClient } from "../../../provider/client";
+import { type RunningEmulator, startEmulator } from "../../index";
+import { spawnEmulator } from "../helpers/spawn";
 
 const CREDENTIALS = { clientId: "demo-client", clientSecret: "demo-secret" };
 

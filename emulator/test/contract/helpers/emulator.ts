@@ -1,4 +1,4 @@
-// Starts the built emulator command line (DESIGN.md: `node dist/emulator/cli.js --port 0 ...`)
+// Starts the built emulator command line (`mediahost-emulator --port 0 ...`, emulator/README.md)
 // and offers a tiny fetch-based client. Deliberately independent of the project's provider
 // client: the contract suite checks the emulator against the specification, not against the
 // code that consumes it.
@@ -7,9 +7,9 @@ import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import { resolve } from "node:path";
 
-export const REPO_ROOT = resolve(__dirname, "../../..");
+export const REPO_ROOT = resolve(__dirname, "../../../..");
 /** The built command line; MEDIAHOST_EMULATOR_CLI points the suite at another build. */
-export const CLI = process.env.MEDIAHOST_EMULATOR_CLI ?? resolve(REPO_ROOT, "dist/emulator/cli.js");
+export const CLI = process.env.MEDIAHOST_EMULATOR_CLI ?? resolve(REPO_ROOT, "emulator/dist/emulator/cli.js");
 
 export const DEMO_CLIENT_ID = "demo-client";
 export const DEMO_CLIENT_SECRET = "demo-secret";
@@ -23,10 +23,10 @@ export interface Emulator {
   stop: () => Promise<number | string | null>;
 }
 
-/** Spawns `node dist/emulator/cli.js --port 0 [flags]` and waits for `listening on http://HOST:PORT`. */
+/** Spawns `node emulator/dist/emulator/cli.js --port 0 [flags]` and waits for `listening on http://HOST:PORT`. */
 export async function startEmulator(flags: string[] = [], timeoutMs = 15_000): Promise<Emulator> {
   if (!existsSync(CLI)) {
-    throw new Error(`${CLI} does not exist: build the emulator first (npx tsc -p tsconfig.json)`);
+    throw new Error(`${CLI} does not exist: build the emulator first (npm run build)`);
   }
   const child: ChildProcess = spawn(process.execPath, [CLI, "--host", "127.0.0.1", "--port", "0", ...flags], {
     cwd: REPO_ROOT,

@@ -2,7 +2,7 @@
 // provider/api/operations.ts. Bodies whose fields the specification leaves "not shown" follow
 // observed.md. Used where a test must reach every route with input the validation accepts
 // (authentication loop, request log), so that the only thing under test is the route itself.
-import { operations } from "../../../provider/api/operations";
+import { operations } from "../../../../provider/api/operations";
 
 export interface Sample {
   query?: Record<string, string | number | boolean>;
