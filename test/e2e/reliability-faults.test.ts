@@ -66,8 +66,9 @@ describe("under 10% faults, 100 ms jitter and 5 s tokens", async () => {
     const figure = measure("up", started);
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toMatchObject({ create: RESOURCES + 1 }); // + the stack
-    // the faults really happened, and were survived
-    expect(figure.faultsSeen).toBeGreaterThan(10);
+    // the faults really happened, and were survived (10% of ~170 calls: 17 expected; more than 4
+    // holds in all but about one run in 3,000, where more than 10 failed one run in 20)
+    expect(figure.faultsSeen).toBeGreaterThan(4);
     expect(figure.dropped).toBeGreaterThan(0);
     expect(figure.http5xx).toBeGreaterThan(0);
     expect(figure.tokenRequests).toBeGreaterThan(1);
