@@ -56,6 +56,8 @@ export class Account {
   /** Sub-account alias → creation date. */
   readonly subAccounts = new Map<string, string>();
   events: EventRecord[] = [];
+  /** Further API clients of the account (id → secret), besides the one of the command line. */
+  readonly clients = new Map<string, string>();
   readonly tree: Tree;
 
   // not persisted
@@ -75,6 +77,11 @@ export class Account {
     this.aliases.set(alias, { prefix: "/", cdn: true });
     this.tree = new Tree(refs, root ?? newDir(Date.parse(dateCreated)));
     this.stats = new TrafficStats(() => ({ used: this.tree.bytes, files: this.tree.files }));
+  }
+
+  /** The secret of one of the account's API clients, if `clientId` is one. */
+  secretOf(clientId: string): string | undefined {
+    return clientId === this.clientId ? this.clientSecret : this.clients.get(clientId);
   }
 
   /** GET /v2/account: write-only secrets masked (observed.md). */

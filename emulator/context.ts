@@ -35,10 +35,15 @@ export class Context {
     this.aliasesUpdate = aliasesUpdate;
   }
 
-  issueToken(account: Account, expiresIn: number | undefined, now: number): Record<string, unknown> {
+  issueToken(
+    account: Account,
+    clientId: string,
+    expiresIn: number | undefined,
+    now: number,
+  ): Record<string, unknown> {
     const ttl = this.faults.settings.tokenTtlSeconds ?? expiresIn ?? DEFAULT_TOKEN_TTL;
     const iat = Math.floor(now / 1000);
-    const claims = { use: "api", sub: account.alias, cid: account.clientId, iat, exp: iat + ttl };
+    const claims = { use: "api", sub: account.alias, cid: clientId, iat, exp: iat + ttl };
     const token = signJwt(claims, this.key);
     return { token, expiresIn: ttl, scope: SCOPES };
   }
@@ -56,7 +61,7 @@ export class Context {
   accountOf(token: string, use: "api" | "tus", now: number): Account | undefined {
     const claims = readTokenClaims(token, this.key, Math.floor(now / 1000), use);
     const account = claims && this.world.account(claims.sub);
-    return account && account.clientId === claims.cid ? account : undefined;
+    return account && account.secretOf(claims.cid) !== undefined ? account : undefined;
   }
 
   async reset(): Promise<void> {

@@ -80,6 +80,14 @@ export class Control {
     };
   }
 
+  /** Adds another API client to an existing account (as the account's API settings page does). */
+  async addClient(creds: Credentials): Promise<void> {
+    const world = this.ctx.world;
+    if (!world.account(creds.alias)) throw notFound(`Account not found: ${creds.alias}`);
+    if (world.byClientId(creds.clientId)) throw conflict(`Client id already in use: ${creds.clientId}`);
+    await this.ctx.store.commit({ type: "addClient", creds });
+  }
+
   async addAccount(creds: Credentials): Promise<void> {
     const world = this.ctx.world;
     if (world.aliasTaken(creds.alias)) throw conflict(`Account already exists: ${creds.alias}`);
@@ -155,6 +163,10 @@ export function registerControl(app: FastifyInstance, control: Control): void {
   app.get("/_emulator/accounts", async () => control.accounts());
   app.post("/_emulator/accounts", async (request) => {
     await control.addAccount(validate(AccountBody, request.body ?? {}, "body"));
+    return control.accounts();
+  });
+  app.post("/_emulator/clients", async (request) => {
+    await control.addClient(validate(AccountBody, request.body ?? {}, "body"));
     return control.accounts();
   });
   app.get("/_emulator/state", async (request) =>

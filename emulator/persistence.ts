@@ -17,6 +17,8 @@ interface SavedAccount {
   alias: string;
   clientId: string;
   clientSecret: string;
+  /** Further API clients (absent in data written before they existed). */
+  clients?: [string, string][];
   dateCreated: string;
   minify: { enabled: boolean };
   fetching: Fetching;
@@ -51,6 +53,7 @@ function saveAccount(a: Account): SavedAccount {
     alias: a.alias,
     clientId: a.clientId,
     clientSecret: a.clientSecret,
+    clients: [...a.clients],
     dateCreated: a.dateCreated,
     minify: a.minify,
     fetching: a.fetching,
@@ -67,6 +70,7 @@ function loadAccount(s: SavedAccount, refs: BlobRefs): Account {
   a.fetching = s.fetching;
   a.aliases = new Map(s.aliases);
   for (const [alias, date] of s.subAccounts) a.subAccounts.set(alias, date);
+  for (const [id, secret] of s.clients ?? []) a.clients.set(id, secret);
   a.events = s.events;
   return a;
 }

@@ -13,6 +13,7 @@ export type MetaUpdate = Omit<Meta, "approval"> & { approval?: { approved: boole
 type On<T> = T & { account: string };
 export type Mutation =
   | { type: "addAccount"; creds: Credentials; time: number }
+  | { type: "addClient"; creds: Credentials }
   | { type: "reset"; accounts: Credentials[]; time: number }
   | On<{ type: "updateAccount"; update: AccountUpdate; aliases: AliasesUpdate }>
   | On<{ type: "addCustomDomain" | "removeCustomDomain"; alias: string; domain: string }>
@@ -43,7 +44,7 @@ export class World {
   }
 
   byClientId(clientId: string): Account | undefined {
-    for (const a of this.accounts.values()) if (a.clientId === clientId) return a;
+    for (const a of this.accounts.values()) if (a.secretOf(clientId) !== undefined) return a;
     return undefined;
   }
 
@@ -69,6 +70,9 @@ export class World {
         }
         return;
       }
+      case "addClient":
+        this.accounts.get(m.creds.alias)?.clients.set(m.creds.clientId, m.creds.clientSecret);
+        return;
       case "reset":
         this.accounts.clear();
         this.blobs.clearRefs();

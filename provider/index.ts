@@ -1,6 +1,6 @@
-// What the serialized provider shim requires at run time (`pulumi-mediahost/provider`), and
-// the client for tools and tests.
-
+// What the serialized provider shims require at run time (`pulumi-mediahost/provider`, a contract
+// with every stack ever created: docs/upgrading.md), and the client for tools and tests.
+export { check, configure, create, diff, read, remove, update } from "./adapter";
 export { operations } from "./api";
 export * from "./client";
-export { check, configure, create, diff, kinds, read, remove, update } from "./dynamic";
+export { kinds } from "./resources";

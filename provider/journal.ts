@@ -1,29 +1,32 @@
-// The journal of creates in flight: how a run that was killed after the service created an
-// object, but before Pulumi saved it in the state, converges on the next run.
+// The stack journal: what this stack knows about objects its state cannot tell, kept in a small
+// file on local disk per stack and account.
 //
-// Before a create writes anything, the provider notes "stack S is creating <kind> <id> in account
-// A" in a small file on local disk. If the run dies, the note stays. On the next run the create
-// finds the object there already; with a note from the same stack it takes the object over (it
-// is the one this stack made) instead of failing with the `adopt: true` hint, which stays for
-// objects that are really someone else's. The note goes away as soon as the object shows up in
-// the stack's state (any later diff, read, update or delete of it) or once the create found the
-// object to be someone else's.
+// - `creating`: noted before a create writes anything. If the run dies after the service created
+//   the object but before Pulumi saved it, the next run of the same stack finds the note and takes
+//   the object over instead of asking for `adopt`. Dropped as soon as the object shows up in the
+//   stack's state (any later diff, read, update or delete of it), or when the create finds the
+//   object to be someone else's.
+// - `kept`: the stack left the object in place while its resource left the state or failed to
+//   delete it (a folder that was not empty, the meta and options of a folder being moved away).
+//   It is still this stack's: a later create of it takes it over without `adopt`, which is how
+//   undoing a failed move converges.
+// - `claimed`: a resource took over an object another resource of this stack held (an undone
+//   move, an `account` rename that reaches the same account). The other resource's delete then
+//   leaves the object alone, in this run or a later one.
 //
 // Where: `$MEDIAHOST_JOURNAL_DIR`, else `$PULUMI_HOME/mediahost/journal`, else
-// `~/.pulumi/mediahost/journal`, one file per stack and account. The rerun must happen on the
-// same machine (or with the same journal directory, e.g. cached in CI); elsewhere the create
-// fails with the adopt hint, which then names the way out.
+// `~/.pulumi/mediahost/journal`; files 0600 in a 0700 directory. Runs on another machine (or with
+// another journal directory) do not see the notes: there, `adopt: true` is the way, and the
+// in-process record of the run still keeps a resource from deleting what another one took over.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
-/** The hidden input the SDK adds to every resource: which stack declares it. */
-export const OWNER_KEY = "__mediahostOwner";
-
-interface Entry {
-  startedAt: string;
-}
+export type Note =
+  | { state: "creating"; at: string }
+  | { state: "kept"; at: string; reason: string }
+  | { state: "claimed"; at: string; token: string };
 
 function journalDir(): string {
   if (process.env.MEDIAHOST_JOURNAL_DIR) return process.env.MEDIAHOST_JOURNAL_DIR;
@@ -32,80 +35,97 @@ function journalDir(): string {
 }
 
 /** One stack's notes for one account, kept in memory and written through to disk. */
-export class CreateJournal {
+export class StackJournal {
   private readonly file: string;
-  private entries: Record<string, Entry> | undefined;
+  private notes: Record<string, Note> | undefined;
 
-  constructor(
-    readonly owner: string,
-    baseUrl: string,
-    accountAlias: string,
-  ) {
+  constructor(owner: string, baseUrl: string, accountAlias: string) {
     const key = createHash("sha256")
       .update(JSON.stringify([owner, baseUrl, accountAlias]))
       .digest("hex");
     this.file = join(journalDir(), `${key.slice(0, 32)}.json`);
   }
 
-  private load(): Record<string, Entry> {
-    if (!this.entries) {
+  private load(): Record<string, Note> {
+    if (!this.notes) {
       try {
-        this.entries = JSON.parse(readFileSync(this.file, "utf8")) as Record<string, Entry>;
+        const raw = JSON.parse(readFileSync(this.file, "utf8")) as Record<
+          string,
+          Note | { startedAt: string }
+        >;
+        // notes of 0.1.0 were `{startedAt}`: creates in flight
+        this.notes = Object.fromEntries(
+          Object.entries(raw).map(([k, n]) => [k, "state" in n ? n : { state: "creating", at: n.startedAt }]),
+        );
       } catch {
-        this.entries = {};
+        this.notes = {};
       }
     }
-    return this.entries;
+    return this.notes;
   }
 
   private save(): void {
-    const dir = journalDir();
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(journalDir(), { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.entries ?? {}), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify(this.notes ?? {}), { mode: 0o600 });
     renameSync(tmp, this.file);
   }
 
-  has(kind: string, id: string): boolean {
-    return `${kind} ${id}` in this.load();
-  }
-
-  /** Notes a create before it writes anything; returns whether an earlier run had noted it already. */
-  begin(kind: string, id: string): boolean {
-    const entries = this.load();
+  private set(kind: string, id: string, note: Note | undefined): void {
+    const notes = this.load();
     const key = `${kind} ${id}`;
-    const earlier = key in entries;
-    if (!earlier) {
-      entries[key] = { startedAt: new Date().toISOString() };
-      this.save();
-    }
-    return earlier;
+    if (note) notes[key] = note;
+    else if (key in notes) delete notes[key];
+    else return;
+    this.save();
   }
 
-  /** Forgets a note: the object is in the state now, or it was never this stack's. */
+  note(kind: string, id: string): Note | undefined {
+    return this.load()[`${kind} ${id}`];
+  }
+
+  /**
+   * Notes a create before it writes anything; returns whether an earlier run had noted it already.
+   * A note that the object is kept (or claimed) stays: it says more than "creating" would.
+   */
+  beginCreate(kind: string, id: string): boolean {
+    const note = this.note(kind, id);
+    if (!note) this.set(kind, id, { state: "creating", at: new Date().toISOString() });
+    return note?.state === "creating";
+  }
+
+  /** The object is in the state now (or was someone else's): its create is no longer in flight. */
+  created(kind: string, id: string): void {
+    if (this.note(kind, id)?.state === "creating") this.set(kind, id, undefined);
+  }
+
+  keep(kind: string, id: string, reason: string): void {
+    this.set(kind, id, { state: "kept", at: new Date().toISOString(), reason });
+  }
+
+  claim(kind: string, id: string, token: string): void {
+    this.set(kind, id, { state: "claimed", at: new Date().toISOString(), token });
+  }
+
+  /** The object is gone, or no longer this stack's concern. */
   forget(kind: string, id: string): void {
-    const entries = this.load();
-    const key = `${kind} ${id}`;
-    if (key in entries) {
-      delete entries[key];
-      this.save();
-    }
+    this.set(kind, id, undefined);
   }
 }
 
-const journals = new Map<string, CreateJournal>();
+const journals = new Map<string, StackJournal>();
 
 /** The journal of `owner` for one account (shared within the process); undefined without an owner. */
 export function journalFor(
   owner: string | undefined,
   baseUrl: string,
   accountAlias: string,
-): CreateJournal | undefined {
+): StackJournal | undefined {
   if (!owner) return undefined;
   const key = JSON.stringify([owner, baseUrl, accountAlias]);
   let journal = journals.get(key);
   if (!journal) {
-    journal = new CreateJournal(owner, baseUrl, accountAlias);
+    journal = new StackJournal(owner, baseUrl, accountAlias);
     journals.set(key, journal);
   }
   return journal;

@@ -1,13 +1,17 @@
-// The provider object Pulumi serializes into every resource's `__provider`. It is a stable,
-// tiny shim: each method names its resource kind and forwards to the implementation, which it
-// `require`s at run time from the installed package. Nothing else is captured: no
-// implementation code, no schema, no credentials (those arrive through `configure()`).
+// The provider objects Pulumi serializes into every resource's `__provider`. They are stable,
+// tiny shims: each method forwards to the implementation, which it `require`s at run time from
+// the installed package. Nothing else is captured: no implementation code, no schema, no
+// credentials (those arrive through `configure()`).
+//
+// Every state ever written names one of these shims (docs/upgrading.md): resources made since
+// 0.2.0 share `providers/any-kind.js`, whose methods take the kind from the resource's hidden
+// `__mediahostKind` property; resources made by 0.1.0 name one shim per kind, which pass their kind.
 import type * as pulumi from "@pulumi/pulumi";
 
-/** One shim per kind, reused, so Pulumi serializes each only once. */
-const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
+/** One shim per kind (and one for every kind), reused, so Pulumi serializes each only once. */
+const shims = new Map<string | undefined, pulumi.dynamic.ResourceProvider>();
 
-export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
+export function providerFor(kind?: string): pulumi.dynamic.ResourceProvider {
   let shim = shims.get(kind);
   if (!shim) {
     shim = {

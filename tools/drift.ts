@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { type EngineEvent, LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import {
   driftOfStep,
+  kindOfUrn,
   nameOfUrn,
   type ResourceDrift,
   renderTable,
@@ -44,10 +45,12 @@ export interface DriftReport {
 }
 
 /** One line per distinct message, naming the resources it came from. */
-function summarizeErrors(errors: { resource?: string; text: string }[]): string {
+function summarizeErrors(errors: { resource?: string; kind?: string; text: string }[]): string {
   const byText = new Map<string, string[]>();
   for (const e of errors) {
-    const text = e.text.replace(/^Preview failed: /, "");
+    // the provider names the object first ("Folder /a: ..."): the resources are listed after the cause
+    const own = e.kind ? new RegExp(`^${e.kind} [^:]*: `) : undefined;
+    const text = e.text.replace(/^Preview failed: /, "").replace(own ?? /^$/, "");
     const list = byText.get(text) ?? [];
     if (e.resource) list.push(e.resource);
     byText.set(text, list);
@@ -113,12 +116,16 @@ async function main(argv: string[]): Promise<number> {
   progress(`refresh preview of stack ${stackName} in ${workDir} (nothing is changed)`);
 
   const drifts: ResourceDrift[] = [];
-  const errors: { resource?: string; text: string }[] = [];
+  const errors: { resource?: string; kind?: string; text: string }[] = [];
   let checked = 0;
   const onEvent = (event: EngineEvent) => {
     const diag = event.diagnosticEvent;
     if (diag?.severity === "error") {
-      errors.push({ resource: diag.urn ? nameOfUrn(diag.urn) : undefined, text: diag.message.trim() });
+      errors.push({
+        resource: diag.urn ? nameOfUrn(diag.urn) : undefined,
+        kind: diag.urn ? kindOfUrn(diag.urn) : undefined,
+        text: diag.message.trim(),
+      });
     } else if (diag?.severity === "warning") {
       progress(`warning: ${diag.urn ? `${nameOfUrn(diag.urn)}: ` : ""}${diag.message.trim()}`);
     }

@@ -25,10 +25,10 @@ type AccountOps =
 export const accountHandlers: Pick<Handlers, AccountOps> = {
   token: ({ ctx, body, now, request }) => {
     const account = ctx.world.byClientId(body.clientId);
-    if (!account || account.clientSecret !== body.clientSecret)
+    if (!account || account.secretOf(body.clientId) !== body.clientSecret)
       throw httpError(401, "Invalid client credentials");
     if (request.emu) request.emu.account = account.alias;
-    return ctx.issueToken(account, body.expiresIn, now);
+    return ctx.issueToken(account, body.clientId, body.expiresIn, now);
   },
 
   getAccount: ({ account }) => account.view(),

@@ -14,6 +14,8 @@ export interface MediahostErrorDetails {
   operation: string;
   status?: number;
   serviceMessage?: string;
+  /** The service's name for the error, when its body gives one (file-system errors: `PathExistsError`, `RiakFsError`, ...). */
+  serviceName?: string;
   /** The path, alias or job the call was about. */
   subject?: string;
   /** For kind "rateLimited": the exhausted counter and when it resets. */
@@ -30,6 +32,7 @@ export class MediahostError extends Error implements MediahostErrorDetails {
   readonly operation: string;
   readonly status?: number;
   readonly serviceMessage?: string;
+  readonly serviceName?: string;
   readonly subject?: string;
   readonly counter?: string;
   readonly resetAt?: Date;
@@ -43,6 +46,7 @@ export class MediahostError extends Error implements MediahostErrorDetails {
     this.operation = details.operation;
     this.status = details.status;
     this.serviceMessage = details.serviceMessage;
+    this.serviceName = details.serviceName;
     this.subject = details.subject;
     this.counter = details.counter;
     this.resetAt = details.resetAt;
@@ -50,15 +54,40 @@ export class MediahostError extends Error implements MediahostErrorDetails {
     this.attempts = details.attempts;
   }
 
-  /** The service said the object exists already (mkdir, copy, custom domain, sub-account). */
+  /**
+   * The service said the object exists already (mkdir, copy, custom domain, sub-account): a 409, or
+   * an error body under another status — the service documents mkdir of an existing path as HTTP
+   * 200 with `{"name":"RiakFsError","message":"Path already exists: …"}` (docs/api.md#errors).
+   */
   get isConflictExists(): boolean {
     // "File exists", "... already exists", "Custom domain already set: ..." (the same value again)
-    return this.kind === "http" && this.status === 409 && /exist|already/i.test(this.serviceMessage ?? "");
+    return (
+      this.kind === "http" &&
+      (this.status === 409 || this.serviceName !== undefined) &&
+      /exist|already/i.test(this.serviceMessage ?? "")
+    );
   }
 
   /** The service said the object is not there. */
   get isNotFound(): boolean {
-    return this.kind === "http" && this.status === 404;
+    return (
+      this.kind === "http" &&
+      (this.status === 404 ||
+        (this.serviceName !== undefined && /no such file/i.test(this.serviceMessage ?? "")))
+    );
+  }
+
+  /** The service refused to delete a folder that holds something. */
+  get isNotEmpty(): boolean {
+    return this.kind === "http" && /not empty/i.test(this.serviceMessage ?? "");
+  }
+
+  /** The path is a file where a folder was expected (e.g. a folder's path has become a file). */
+  get isNotADirectory(): boolean {
+    return (
+      this.kind === "http" &&
+      /not a directory/i.test(`${this.serviceName ?? ""} ${this.serviceMessage ?? ""}`)
+    );
   }
 }
 

@@ -1,24 +1,26 @@
 // AccountSettings: the account singleton's minify and remote-fetching options. Only the groups
 // given are managed; everything else on the account is left as it is. Secrets (the fetching
 // password, the S3 secret key) are write-only at the service: they are kept from the state on
-// read, so a change made to them outside Pulumi cannot be seen (documented). Delete leaves the
-// account as it is unless `resetOnDelete: true`, which turns minify and fetching off.
+// read, so a change made to them outside Pulumi cannot be seen. Delete leaves the account as it
+// is unless `resetOnDelete: true`, which turns minify and fetching off.
 //
 // The SDK sends those two secrets in their own top-level property, `fetchingSecrets`: Pulumi
 // marks secrecy per top-level property for dynamic providers, so keeping them inside `fetching`
-// would hide every fetching field (and its drift) behind "[secret]".
+// would hide every fetching field (and its drift) behind "[secret]" (sdk/resources.ts).
 import { z } from "zod";
 import { FetchingUpdate } from "../api/schemas";
-import { CommonInputs, type CommonOutputs, canonical, inputsOf, type ResourceKind } from "./common";
+import { canonical } from "../diff";
+import { defineKind } from "./kind";
 
 const FetchingSecrets = z.strictObject({
   httpPassword: z.string().optional(),
   s3SecretAccessKey: z.string().optional(),
 });
 type Fetching = z.output<typeof FetchingUpdate>;
+type Secrets = z.output<typeof FetchingSecrets>;
 
 /** `fetching` as the API takes it: with the secrets put back in their places. */
-function withSecrets(fetching: unknown, secrets: z.output<typeof FetchingSecrets> | undefined): unknown {
+function withSecrets(fetching: unknown, secrets: Secrets | undefined): unknown {
   if (!fetching || typeof fetching !== "object" || !secrets) return fetching;
   const merged = structuredClone(fetching) as {
     http?: { auth?: Record<string, unknown> };
@@ -31,13 +33,15 @@ function withSecrets(fetching: unknown, secrets: z.output<typeof FetchingSecrets
   return merged;
 }
 
-const Inputs = z
+const inputs = z
   .strictObject({
-    ...CommonInputs,
+    /** Automatic minification of JS and CSS files. */
     minify: z.strictObject({ enabled: z.boolean() }).optional(),
-    // judged as a whole below, once the secrets are back in place
+    /** Remote fetching of files missing from the account, without its write-only credentials (judged whole below). */
     fetching: z.unknown().optional(),
+    /** The write-only credentials of `fetching` (always a secret). */
     fetchingSecrets: FetchingSecrets.optional(),
+    /** On delete, turn the managed options off. Default false: delete leaves the account as it is. */
     resetOnDelete: z.boolean().optional(),
   })
   .superRefine((i, ctx) => {
@@ -45,25 +49,32 @@ const Inputs = z
       ctx.addIssue({ code: "custom", path: ["minify"], message: "set at least one of minify, fetching" });
     }
     if (i.fetching === undefined) return;
-    const result = FetchingUpdate.safeParse(withSecrets(i.fetching, i.fetchingSecrets));
+    const fetching = withSecrets(i.fetching, i.fetchingSecrets);
+    const result = FetchingUpdate.safeParse(fetching);
     for (const issue of result.success ? [] : result.error.issues) {
       ctx.addIssue({ code: "custom", path: ["fetching", ...issue.path.map(String)], message: issue.message });
     }
+    // the service keeps no credentials of disabled auth ("" on read): declaring them would be a
+    // difference no `up` could ever converge
+    const auth = result.success ? result.data.http?.auth : undefined;
+    for (const key of ["username", "password"] as const) {
+      if (auth && !auth.enabled && auth[key] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["fetching", "http", "auth", key],
+          message: "must not be set when auth.enabled is false (the service does not keep it)",
+        });
+      }
+    }
   });
-export type AccountSettingsInputs = Omit<z.output<typeof Inputs>, "fetching"> & { fetching?: Fetching };
-export interface AccountSettingsOutputs extends AccountSettingsInputs, CommonOutputs {
-  /** The account's CDN host name. */
-  cdnUrl?: string;
-}
 
-const properties = ["account", "minify", "fetching", "fetchingSecrets", "resetOnDelete"] as const;
-/** Keys the service never returns in clear (observed.md). */
+/** Keys the service never returns in clear (docs/api.md#account). */
 const WRITE_ONLY = new Set(["password", "secretAccessKey"]);
 
 /**
  * The live value in the shape of the managed one: keys the program manages take the service's
- * value; write-only keys, and keys the service does not return, keep the state's value
- * (unknown is not changed).
+ * value; write-only keys, and keys the service does not return, keep the state's value (unknown
+ * is not changed).
  */
 export function project(managed: unknown, live: unknown): unknown {
   if (!managed || typeof managed !== "object" || Array.isArray(managed))
@@ -76,36 +87,49 @@ export function project(managed: unknown, live: unknown): unknown {
   return out;
 }
 
-function settingsOf(inputs: AccountSettingsInputs) {
-  return {
-    minify: inputs.minify,
-    fetching: withSecrets(inputs.fetching, inputs.fetchingSecrets) as Fetching | undefined,
-  };
+function settingsOf(i: { minify?: { enabled: boolean }; fetching?: unknown; fetchingSecrets?: Secrets }) {
+  return { minify: i.minify, fetching: withSecrets(i.fetching, i.fetchingSecrets) as Fetching | undefined };
 }
 
-export const accountSettings: ResourceKind<AccountSettingsInputs, AccountSettingsOutputs> = {
+export const accountSettings = defineKind({
   name: "AccountSettings",
-  schema: Inputs as unknown as z.ZodType<AccountSettingsInputs>,
-  diff: { properties, replaceOn: ["account"] },
-
-  async create(ctx, inputs) {
-    const accountAlias = await ctx.assertAccount(undefined, "AccountSettings");
-    await ctx.change({ settings: settingsOf(inputs) });
-    const { cdnURL } = await ctx.account();
-    return { id: accountAlias, outs: { ...inputs, accountAlias, cdnUrl: cdnURL } };
+  inputs,
+  outputs: {
+    /** The account's CDN host name. */
+    cdnUrl: z.string().optional(),
+  },
+  replaceOn: [],
+  id: (_i, accountAlias) => accountAlias ?? "account",
+  viaAccountWriter: true,
+  docs: {
+    properties:
+      "`minify.enabled`; `fetching` (`enabled`, `type` `http`/`s3`, `http.url`, `http.auth` {`enabled`, `username`, `password`}, `s3` {`accessKeyId`, `secretAccessKey`, `bucket`, `endpoint`, `prefix`, `forcePathStyle`}); `resetOnDelete`; output `cdnUrl`",
+    delete: "leaves the account as it is, unless `resetOnDelete: true` (turns minify and fetching off)",
+    drift: "every managed field except the password and S3 secret key, which the service never returns",
   },
 
-  async read(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, "AccountSettings");
-    const live = await ctx.account();
-    const outs: AccountSettingsOutputs = { ...olds, cdnUrl: live.cdnURL };
-    if (olds.minify) outs.minify = project(olds.minify, live.minify) as typeof olds.minify;
-    if (olds.fetching) outs.fetching = project(olds.fetching, live.fetching) as typeof olds.fetching;
-    return { id: olds.accountAlias, outs, inputs: inputsOf(properties, outs) };
+  async create(ctx, i) {
+    const { account } = await ctx.account.writer.submit({
+      resource: "AccountSettings",
+      settings: settingsOf(i),
+      prepare(live) {
+        ctx.landed(live.alias);
+        return undefined;
+      },
+    });
+    return { cdnUrl: account.cdnURL };
   },
 
-  async update(ctx, _id, olds, news) {
-    await ctx.assertAccount(olds.accountAlias, "AccountSettings");
+  async read(ctx, olds) {
+    const live = await ctx.account.account();
+    return {
+      cdnUrl: live.cdnURL,
+      minify: olds.minify ? (project(olds.minify, live.minify) as typeof olds.minify) : undefined,
+      fetching: olds.fetching ? project(olds.fetching, live.fetching) : undefined,
+    };
+  },
+
+  async update(ctx, olds, news) {
     // compare and write `fetching` with its secrets in place: a new password is a change too
     const before = settingsOf(olds);
     const after = settingsOf(news);
@@ -113,18 +137,25 @@ export const accountSettings: ResourceKind<AccountSettingsInputs, AccountSetting
     if (after.minify && canonical(after.minify) !== canonical(before.minify)) changed.minify = after.minify;
     if (after.fetching && canonical(after.fetching) !== canonical(before.fetching))
       changed.fetching = after.fetching;
-    if (changed.minify || changed.fetching) await ctx.change({ settings: changed });
-    return { ...news, accountAlias: olds.accountAlias, cdnUrl: olds.cdnUrl };
+    if (changed.minify || changed.fetching) {
+      await ctx.account.writer.submit({
+        resource: "AccountSettings",
+        settings: changed,
+        expectedAlias: olds.accountAlias,
+      });
+    }
+    return { cdnUrl: olds.cdnUrl };
   },
 
-  async delete(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, "AccountSettings");
+  async delete(ctx, olds) {
     if (!olds.resetOnDelete) return;
-    await ctx.change({
+    await ctx.account.writer.submit({
+      resource: "AccountSettings",
       settings: {
         minify: olds.minify ? { enabled: false } : undefined,
         fetching: olds.fetching ? { enabled: false } : undefined,
       },
+      expectedAlias: olds.accountAlias,
     });
   },
-};
+});

@@ -1,94 +1,109 @@
-// Alias: one entry of the account's `aliases` map. Writes go through the account writer, which
-// coalesces concurrent changes into one read-modify-write of the whole map. No operation is
-// known that deletes an alias: delete writes the map without it and reads back; if the service
-// kept it (it merges the map), the resource leaves the state with a warning that says so.
+// Alias: one entry of the account's `aliases` map. Writes go through the account writer
+// (provider/account/writer.ts), which gathers concurrent changes into one write built on a read
+// made just before it, and checks it on the read after. No operation is known that deletes an
+// alias: delete writes the map without it; if the service kept it (it merges the map), the
+// resource leaves the state with a warning that says so. An alias taken over with `adopt` is put
+// back as it was found on delete.
 import { z } from "zod";
-import type { AccountContext } from "../context";
-import { log } from "../log";
-import {
-  AliasName,
-  beginCreate,
-  CommonInputs,
-  type CommonOutputs,
-  inputsOf,
-  type ResourceKind,
-} from "./common";
+import type { AliasUpdate } from "../account/writer";
+import { defineKind } from "./kind";
+import { AliasName } from "./schema";
 
 const ENTRY_KEYS = ["prefix", "cdn", "defaultProfile"] as const;
 
-const Inputs = z.strictObject({
-  ...CommonInputs,
+const inputs = z.strictObject({
+  /** The alias name (1-63 letters, digits, '-' or '_'). Changing it replaces the alias. */
   name: AliasName,
+  /** Path prefix the alias serves. */
   prefix: z.string().max(1024, { message: "must be at most 1024 characters" }).optional(),
+  /** Serve the alias through the CDN. */
   cdn: z.boolean().optional(),
+  /** Default image profile. */
   defaultProfile: z.string().max(256, { message: "must be at most 256 characters" }).optional(),
-  /** Take over an alias that exists already. */
+  /** Take over an alias that exists already instead of failing; on delete it is put back as found. */
   adopt: z.boolean().optional(),
 });
-export type AliasInputs = z.output<typeof Inputs>;
-export interface AliasOutputs extends AliasInputs, CommonOutputs {
-  /** The custom CDN domain the service reports for this alias, if any. */
-  customDomain?: string;
+type Inputs = z.output<typeof inputs>;
+
+/** The managed fields of an entry: the ones the program gives. */
+function fieldsOf(i: Partial<Inputs>): AliasUpdate {
+  return Object.fromEntries(ENTRY_KEYS.filter((k) => i[k] !== undefined).map((k) => [k, i[k]]));
 }
 
-const properties = ["account", "name", ...ENTRY_KEYS, "adopt"] as const;
-
-/** The entry to write: what the service has, with the managed fields set as declared. */
-async function entryFor(ctx: AccountContext, inputs: AliasInputs) {
-  const existing = (await ctx.account()).aliases?.[inputs.name] ?? {};
-  const entry: { prefix?: string; cdn?: boolean; defaultProfile?: string } = {};
-  for (const key of ENTRY_KEYS) {
-    const value = inputs[key] ?? existing[key];
-    if (value !== undefined) (entry as Record<string, unknown>)[key] = value;
-  }
-  return entry;
+/** What an entry holds of the fields an update may write. */
+function entryOf(live: Record<string, unknown>): AliasUpdate {
+  return Object.fromEntries(ENTRY_KEYS.filter((k) => live[k] !== undefined).map((k) => [k, live[k]]));
 }
 
-export const alias: ResourceKind<AliasInputs, AliasOutputs> = {
+export const alias = defineKind({
   name: "Alias",
-  schema: Inputs,
-  diff: { properties, replaceOn: ["account", "name"] },
-
-  async create(ctx, inputs) {
-    const accountAlias = await ctx.assertAccount(undefined, `Alias ${inputs.name}`);
-    const journal = beginCreate(ctx, "Alias", inputs.name, accountAlias);
-    if ((await ctx.account()).aliases?.[inputs.name]) journal.found(inputs.adopt, `alias "${inputs.name}"`);
-    await ctx.change({ alias: { name: inputs.name, entry: await entryFor(ctx, inputs) } });
-    const customDomain = (await ctx.account()).aliases?.[inputs.name]?.customDomain;
-    return { id: inputs.name, outs: { ...inputs, accountAlias, customDomain } };
+  inputs,
+  outputs: {
+    /** The custom CDN domain the service reports for this alias, if any. */
+    customDomain: z.string().optional(),
+  },
+  replaceOn: ["name"],
+  id: (i) => i.name,
+  viaAccountWriter: true,
+  docs: {
+    properties: "`name`, `prefix`, `cdn`, `defaultProfile`, `adopt`; output `customDomain`",
+    delete:
+      "writes the alias map without it (an adopted alias: as it was found) and reads back; if the service kept it, the resource leaves the state with a warning saying so",
+    drift: "managed fields; a deleted alias is reported gone",
   },
 
-  async read(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `Alias ${olds.name}`);
-    const live = (await ctx.account()).aliases?.[olds.name];
+  async create(ctx, i) {
+    const { account } = await ctx.account.writer.submit({
+      resource: `Alias ${i.name}`,
+      alias: { name: i.name, fields: fieldsOf(i) },
+      prepare(live) {
+        ctx.landed(live.alias);
+        const existing = live.aliases?.[i.name];
+        if (existing) ctx.found("the alias", entryOf(existing));
+        return undefined;
+      },
+    });
+    return { customDomain: account.aliases?.[i.name]?.customDomain };
+  },
+
+  async read(ctx, olds) {
+    const live = (await ctx.account.account()).aliases?.[olds.name];
     if (!live) return undefined;
-    const outs: AliasOutputs = { ...olds, customDomain: live.customDomain };
     // managed fields only; a field the service no longer reports reads as unset
-    for (const key of ENTRY_KEYS)
-      if (olds[key] !== undefined) (outs as unknown as Record<string, unknown>)[key] = live[key];
-    return { id: olds.name, outs, inputs: inputsOf(properties, outs) };
+    const fields = Object.fromEntries(
+      ENTRY_KEYS.filter((k) => olds[k] !== undefined).map((k) => [k, live[k]]),
+    );
+    return { ...fields, customDomain: live.customDomain };
   },
 
-  async update(ctx, _id, olds, news) {
-    await ctx.assertAccount(olds.accountAlias, `Alias ${olds.name}`);
-    if (ENTRY_KEYS.some((k) => news[k] !== undefined && news[k] !== olds[k])) {
-      await ctx.change({ alias: { name: news.name, entry: await entryFor(ctx, news) } });
+  async update(ctx, olds, news) {
+    const fields = fieldsOf(news);
+    if (!ENTRY_KEYS.some((k) => fields[k] !== undefined && fields[k] !== olds[k])) {
+      return { customDomain: olds.customDomain };
     }
-    return { ...news, accountAlias: olds.accountAlias, customDomain: olds.customDomain };
+    const { account } = await ctx.account.writer.submit({
+      resource: `Alias ${news.name}`,
+      alias: { name: news.name, fields },
+      expectedAlias: olds.accountAlias,
+    });
+    return { customDomain: account.aliases?.[news.name]?.customDomain };
   },
 
-  async delete(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `Alias ${olds.name}`);
-    if (!(await ctx.account()).aliases?.[olds.name]) return;
-    // the writer reads the account back after the first removal of the run, so the cached
-    // account tells whether the service kept the alias
-    await ctx.change({ alias: { name: olds.name, entry: null } });
-    if ((await ctx.account()).aliases?.[olds.name]) {
-      log.warn(
+  async delete(ctx, olds) {
+    const prior = olds.__adopted?.prior as AliasUpdate | undefined;
+    const { aliasKept } = await ctx.account.writer.submit({
+      resource: `Alias ${olds.name}`,
+      alias: { name: olds.name, fields: prior ?? null, exact: prior !== undefined },
+      expectedAlias: olds.accountAlias,
+      // already gone: nothing to write
+      prepare: (live) => (live.aliases?.[olds.name] ? undefined : "skip"),
+    });
+    if (aliasKept) {
+      ctx.warn(
         `Alias ${olds.name}: the service kept the alias after it was written out of the account's alias map ` +
           "(it merges the map on update, and the API has no operation that deletes an alias). " +
           "It is no longer managed by this stack; remove it in the service's console if it must go.",
       );
     }
   },
-};
+});

@@ -1,16 +1,11 @@
-// CustomDomain: a custom CDN domain of one alias. It is read back from the alias entry
-// (`aliases.<alias>.customDomain`, observed.md). Changing the alias or the domain replaces it,
-// the old one first (an alias carries one domain).
+// CustomDomain: the custom CDN domain of one alias, read back from the alias entry
+// (`aliases.<alias>.customDomain`, docs/api.md#account). Changing the alias or the domain
+// replaces it, the old one first (an alias carries one domain). An alias that carries another
+// domain already is taken over only with `adopt: true`, which puts that domain back on delete.
 import { z } from "zod";
-import { MediahostError } from "../client";
-import {
-  AliasName,
-  beginCreate,
-  CommonInputs,
-  type CommonOutputs,
-  inputsOf,
-  type ResourceKind,
-} from "./common";
+import { ProviderError } from "../errors";
+import { defineKind, type KindContext } from "./kind";
+import { AliasName } from "./schema";
 
 const Hostname = z
   .string()
@@ -19,69 +14,76 @@ const Hostname = z
     message: "must be a lower-case host name such as img.example.com (no scheme, port or path)",
   });
 
-const Inputs = z.strictObject({
-  ...CommonInputs,
+const inputs = z.strictObject({
+  /** The alias the domain serves. Changing it replaces the domain. */
   alias: AliasName,
+  /** Host name such as `img.example.com`. Changing it replaces the domain (the old one is removed first). */
   domain: Hostname,
+  /** Take over the alias's domain if it carries one already (this one or another); on delete it is put back as found. */
   adopt: z.boolean().optional(),
 });
-export type CustomDomainInputs = z.output<typeof Inputs>;
-export type CustomDomainOutputs = CustomDomainInputs & CommonOutputs;
 
-const properties = ["account", "alias", "domain", "adopt"] as const;
-const idOf = (i: { alias: string; domain: string }) => `${i.alias}/${i.domain}`;
+interface Prior {
+  /** The domain the alias carried before the adoption, if any. */
+  domain?: string;
+}
 
-export const customDomain: ResourceKind<CustomDomainInputs, CustomDomainOutputs> = {
+async function setDomain(
+  ctx: KindContext,
+  alias: string,
+  domain: string | undefined,
+  from: string | undefined,
+) {
+  if (from === domain) return;
+  if (from !== undefined) await ctx.client.ops.removeCustomDomain({ query: { alias, domain: from } });
+  if (domain !== undefined) await ctx.client.ops.addCustomDomain({ body: { alias, domain } });
+  ctx.account.patch((a) => {
+    const entry = a.aliases?.[alias];
+    if (entry) entry.customDomain = domain;
+  });
+}
+
+export const customDomain = defineKind({
   name: "CustomDomain",
-  schema: Inputs,
-  diff: { properties, replaceOn: ["account", "alias", "domain"], deleteBeforeReplace: true },
+  inputs,
+  outputs: {},
+  replaceOn: ["alias", "domain"],
+  deleteBeforeReplace: true,
+  id: (i) => `${i.alias}/${i.domain}`,
+  docs: {
+    properties: "`alias`, `domain` (host name), `adopt`",
+    delete: "removes the domain from the alias (an adopted one: puts back the domain it found)",
+    drift: "read back from `aliases.<alias>.customDomain`; removal reported gone",
+  },
 
-  async create(ctx, inputs) {
-    const what = `custom domain ${inputs.domain} of alias "${inputs.alias}"`;
-    const accountAlias = await ctx.assertAccount(undefined, `CustomDomain ${idOf(inputs)}`);
-    const entry = (await ctx.account()).aliases?.[inputs.alias];
+  async create(ctx, { alias, domain }) {
+    const entry = (await ctx.account.account()).aliases?.[alias];
     if (!entry) {
-      throw new Error(
-        `CustomDomain: alias "${inputs.alias}" does not exist in account "${accountAlias}"; create it first ` +
-          "(for example with an Alias resource, and pass that alias's `name` output here so it is created first)",
+      throw new ProviderError(
+        `alias "${alias}" does not exist in account "${ctx.accountAlias}"; create it first (for example with an ` +
+          "Alias resource, and pass that alias's `name` output here so it is created first)",
       );
     }
-    const journal = beginCreate(ctx, "CustomDomain", idOf(inputs), accountAlias);
-    if (entry.customDomain === inputs.domain) {
-      journal.found(inputs.adopt, what);
-    } else {
-      await ctx.client.ops.addCustomDomain({ body: { alias: inputs.alias, domain: inputs.domain } });
-      ctx.patch((a) => {
-        const target = a.aliases?.[inputs.alias];
-        if (target) target.customDomain = inputs.domain;
-      });
-    }
-    return { id: idOf(inputs), outs: { ...inputs, accountAlias } };
+    const current = entry.customDomain;
+    if (current === domain) ctx.found(`the custom domain of alias "${alias}"`, { domain } satisfies Prior);
+    else if (current)
+      ctx.found(`alias "${alias}" with the custom domain ${current}`, { domain: current } satisfies Prior);
+    await setDomain(ctx, alias, domain, current);
+    return {};
   },
 
-  async read(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `CustomDomain ${idOf(olds)}`);
-    const entry = (await ctx.account()).aliases?.[olds.alias];
-    if (entry?.customDomain !== olds.domain) return undefined;
-    return { id: idOf(olds), outs: olds, inputs: inputsOf(properties, olds) };
+  async read(ctx, olds) {
+    const entry = (await ctx.account.account()).aliases?.[olds.alias];
+    return entry?.customDomain === olds.domain ? {} : undefined;
   },
 
-  async update(ctx, _id, olds, news) {
+  async update() {
     // everything but `adopt` replaces
-    await ctx.assertAccount(olds.accountAlias, `CustomDomain ${idOf(olds)}`);
-    return { ...news, accountAlias: olds.accountAlias };
+    return {};
   },
 
-  async delete(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `CustomDomain ${idOf(olds)}`);
-    try {
-      await ctx.client.ops.removeCustomDomain({ query: { alias: olds.alias, domain: olds.domain } });
-    } catch (err) {
-      if (!(err instanceof MediahostError && err.isNotFound)) throw err;
-    }
-    ctx.patch((a) => {
-      const target = a.aliases?.[olds.alias];
-      if (target?.customDomain === olds.domain) delete target.customDomain;
-    });
+  async delete(ctx, olds) {
+    const prior = olds.__adopted?.prior as Prior | undefined;
+    await setDomain(ctx, olds.alias, prior?.domain, olds.domain);
   },
-};
+});

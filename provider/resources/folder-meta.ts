@@ -1,47 +1,44 @@
 // FolderMeta: title, description and tags of a folder (or file). Only the fields given are
-// managed. Tags are a set: an update sends only the tags added and the tags removed.
+// managed. Tags are a set: a write sends only the tags added and the tags removed. Meta that is
+// there already (a non-empty managed field) is taken over only with `adopt: true`, and put back as
+// found on delete; otherwise delete clears the fields it managed — except when the folder itself
+// is being moved away in the same run, when the meta goes (or stays) with its folder.
 import { z } from "zod";
 import { Description, Tag, Title } from "../api/schemas";
-import { MediahostError } from "../client";
-import type { AccountContext } from "../context";
-import {
-  CommonInputs,
-  type CommonOutputs,
-  inputsOf,
-  ManagedPath,
-  type ResourceKind,
-  sameSet,
-} from "./common";
-import { takeFresh } from "./folder";
+import { sameSet } from "../diff";
+import { defineKind, type KindContext } from "./kind";
+import { ManagedPath } from "./schema";
 
-const Inputs = z
+const inputs = z
   .strictObject({
-    ...CommonInputs,
+    /** Absolute path of the folder (or file). Changing it replaces the resource. */
     path: ManagedPath,
+    /** At most 256 characters. */
     title: Title.optional(),
+    /** At most 1024 characters; for images it is the alt text. */
     description: Description.optional(),
+    /** At most 50 distinct tags of at most 32 characters; compared as a set. */
     tags: z
       .array(Tag)
       .max(50, { message: "must have at most 50 tags" })
       .refine((tags) => new Set(tags).size === tags.length, { message: "must not repeat a tag" })
       .optional(),
+    /** Take over meta that is set already instead of failing; on delete it is put back as found. */
+    adopt: z.boolean().optional(),
   })
   .refine((i) => i.title !== undefined || i.description !== undefined || i.tags !== undefined, {
     message: "set at least one of title, description, tags",
     path: ["title"],
   });
-export type FolderMetaInputs = z.output<typeof Inputs>;
-export type FolderMetaOutputs = FolderMetaInputs & CommonOutputs;
 
-const properties = ["account", "path", "title", "description", "tags"] as const;
+interface Fields {
+  title?: string;
+  description?: string;
+  tags?: string[];
+}
 
 /** Sends what differs between `from` and `to`: title/description in one call, tags as set changes. */
-async function converge(
-  ctx: AccountContext,
-  path: string,
-  from: Partial<FolderMetaInputs>,
-  to: Partial<FolderMetaInputs>,
-) {
+async function converge(ctx: KindContext, path: string, from: Fields, to: Fields): Promise<void> {
   const text: { title?: string; description?: string } = {};
   if (to.title !== undefined && to.title !== from.title) text.title = to.title;
   if (to.description !== undefined && to.description !== from.description) text.description = to.description;
@@ -57,62 +54,67 @@ async function converge(
   }
 }
 
-async function liveMeta(ctx: AccountContext, path: string) {
-  try {
-    return await ctx.client.ops.getMeta({ query: { filename: path } });
-  } catch (err) {
-    if (err instanceof MediahostError && err.isNotFound) return undefined;
-    throw err;
-  }
+/** The fields `managed` names, as they are live ("" and [] where unset). */
+function liveFields(live: Fields, managed: Fields): Fields {
+  const out: Fields = {};
+  if (managed.title !== undefined) out.title = live.title ?? "";
+  if (managed.description !== undefined) out.description = live.description ?? "";
+  if (managed.tags !== undefined) out.tags = [...(live.tags ?? [])];
+  return out;
 }
 
-export const folderMeta: ResourceKind<FolderMetaInputs, FolderMetaOutputs> = {
+export const folderMeta = defineKind({
   name: "FolderMeta",
-  schema: Inputs,
-  diff: { properties, replaceOn: ["account", "path"], equivalent: { tags: sameSet } },
-
-  async create(ctx, inputs) {
-    const accountAlias = await ctx.assertAccount(undefined, `FolderMeta ${inputs.path}`);
-    // tags are a set the resource owns: start from what is there so the set ends exact
-    // (a folder this process just created has none: no read needed)
-    const empty = takeFresh(ctx, "meta", inputs.path);
-    const current = inputs.tags !== undefined && !empty ? await liveMeta(ctx, inputs.path) : undefined;
-    await converge(ctx, inputs.path, { tags: current?.tags ?? [] }, inputs);
-    return { id: inputs.path, outs: { ...inputs, accountAlias } };
+  inputs,
+  outputs: {},
+  replaceOn: ["path"],
+  equivalent: { tags: sameSet },
+  id: (i) => i.path,
+  docs: {
+    properties: "`path`, `title`, `description`, `tags` (a set), `adopt`",
+    delete:
+      "clears the fields it managed (an adopted resource puts back what it found); moved away with its folder, it leaves them to the folder",
+    drift: "each managed field; tags compared as a set",
   },
 
-  async read(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `FolderMeta ${olds.path}`);
-    const live = await liveMeta(ctx, olds.path);
-    if (!live) return undefined;
-    const outs = { ...olds };
-    if (olds.title !== undefined) outs.title = live.title ?? "";
-    if (olds.description !== undefined) outs.description = live.description ?? "";
-    if (olds.tags !== undefined) {
-      // keep the declared order when the set is unchanged, so refresh shows no reordering
-      outs.tags = sameSet(olds.tags, live.tags) ? olds.tags : [...(live.tags ?? [])];
+  async create(ctx, meta) {
+    const { path } = meta;
+    // a folder this process just created has no meta: no read needed
+    if (ctx.account.folders.takeFresh("meta", path)) {
+      await converge(ctx, path, {}, meta);
+      return {};
     }
-    return { id: olds.path, outs, inputs: inputsOf(properties, outs) };
+    const live = liveFields(await ctx.client.ops.getMeta({ query: { filename: path } }), meta);
+    const taken = (["title", "description", "tags"] as const).filter((k) => (live[k]?.length ?? 0) > 0);
+    if (taken.length > 0) ctx.found(`its meta (${taken.join(", ")})`, live);
+    await converge(ctx, path, live, meta);
+    return {};
   },
 
-  async update(ctx, _id, olds, news) {
-    await ctx.assertAccount(olds.accountAlias, `FolderMeta ${olds.path}`);
+  async read(ctx, olds) {
+    const live = liveFields(await ctx.client.ops.getMeta({ query: { filename: olds.path } }), olds);
+    // keep the declared order when the set is unchanged, so refresh shows no reordering
+    if (olds.tags !== undefined && sameSet(olds.tags, live.tags)) live.tags = olds.tags;
+    return live;
+  },
+
+  async update(ctx, olds, news) {
     await converge(ctx, news.path, olds, news);
-    return { ...news, accountAlias: olds.accountAlias };
+    return {};
   },
 
-  async delete(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `FolderMeta ${olds.path}`);
-    try {
-      const cleared: Partial<FolderMetaInputs> = {
-        title: olds.title !== undefined ? "" : undefined,
-        description: olds.description !== undefined ? "" : undefined,
-        tags: olds.tags !== undefined ? [] : undefined,
-      };
-      await converge(ctx, olds.path, olds, cleared);
-    } catch (err) {
-      // the folder went first: its meta went with it
-      if (!(err instanceof MediahostError && err.isNotFound)) throw err;
+  async delete(ctx, olds) {
+    if (ctx.folderLeaving(olds.path)) {
+      // the folder is being moved away: its meta goes with it, or stays with it if its delete fails
+      ctx.keep("left with its folder, which this run moves");
+      return;
     }
+    const prior = (olds.__adopted?.prior ?? {}) as Fields;
+    const to: Fields = {
+      title: olds.title !== undefined ? (prior.title ?? "") : undefined,
+      description: olds.description !== undefined ? (prior.description ?? "") : undefined,
+      tags: olds.tags !== undefined ? (prior.tags ?? []) : undefined,
+    };
+    await converge(ctx, olds.path, olds, to);
   },
-};
+});

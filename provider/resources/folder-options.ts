@@ -1,96 +1,146 @@
-// FolderOptions: the three options of one folder (observed.md). Only the keys given are
-// managed; the service returns only keys that are set, so a managed key missing on read is
-// drift ("not set here"). Whether a POST merges keys or replaces the set is not documented, so
-// writes send the folder's current options with the managed ones changed: right under either
-// rule, and never dropping an option the program does not manage. The API offers no way to
-// unset an option, so delete leaves the options as they are (documented).
+// FolderOptions: the three options of one folder. Only the keys given are managed; the service
+// returns only keys that are set, so a managed key missing on read is drift ("not set here").
+// Whether a POST merges keys or replaces the set is not documented (docs/api.md#folder-options),
+// so a write sends the whole set: the folder's options read just before, with the managed ones
+// changed — right under either rule, never dropping an option the program does not manage — and
+// reads them back after, writing again what another writer undid. Writes of one folder's options
+// never interleave within the process. Delete unsets the managed keys (or, after `adopt`, puts back
+// what was there); a service that merges the set cannot unset a key, which delete then says.
 import { z } from "zod";
-import { MediahostError } from "../client";
-import type { AccountContext } from "../context";
-import { CommonInputs, type CommonOutputs, inputsOf, ManagedPath, type ResourceKind } from "./common";
-import { takeFresh } from "./folder";
+import { FolderOptions } from "../api/schemas";
+import { ProviderError } from "../errors";
+import { defineKind, type KindContext } from "./kind";
+import { ManagedPath } from "./schema";
 
-const OPTION_KEYS = ["scanSpins", "nameSpinsAfterFolder", "allowListing"] as const;
+type Key = keyof z.infer<typeof FolderOptions>;
+const KEYS = Object.keys(FolderOptions.shape) as Key[];
+type Values = Partial<Record<Key, boolean>>;
+/** What a write asks for: a value to set, or `null` to unset. */
+type Changes = Partial<Record<Key, boolean | null>>;
 
-const Inputs = z
+/** Times a write is repeated when another writer keeps undoing it. */
+const MAX_ROUNDS = 5;
+
+const inputs = z
   .strictObject({
-    ...CommonInputs,
+    /** The folder's absolute path. Changing it replaces the resource. */
     path: ManagedPath,
+    /** Detect 360 spins in the folder. */
     scanSpins: z.boolean().optional(),
+    /** Name detected spins after the folder. */
     nameSpinsAfterFolder: z.boolean().optional(),
+    /** Allow public listing of the folder. */
     allowListing: z.boolean().optional(),
+    /** Take over options that are set already instead of failing; on delete they are put back as found. */
+    adopt: z.boolean().optional(),
   })
-  .refine((i) => OPTION_KEYS.some((k) => i[k] !== undefined), {
-    message: "set at least one of scanSpins, nameSpinsAfterFolder, allowListing",
+  .refine((i) => KEYS.some((k) => i[k] !== undefined), {
+    message: `set at least one of ${KEYS.join(", ")}`,
     path: ["scanSpins"],
   });
-export type FolderOptionsInputs = z.output<typeof Inputs>;
-export type FolderOptionsOutputs = FolderOptionsInputs & CommonOutputs;
 
-const properties = ["account", "path", ...OPTION_KEYS] as const;
-
-function managed(inputs: FolderOptionsInputs) {
-  const body: Partial<Record<(typeof OPTION_KEYS)[number], boolean>> = {};
-  for (const key of OPTION_KEYS) if (inputs[key] !== undefined) body[key] = inputs[key];
-  return body;
+function managed(values: Values): Changes {
+  return Object.fromEntries(KEYS.filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
 }
 
-async function liveOptions(ctx: AccountContext, path: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    return await ctx.client.ops.getFolderOptions({ query: { filename: path } });
-  } catch (err) {
-    if (err instanceof MediahostError && err.isNotFound) return undefined;
-    throw err;
+async function liveOptions(ctx: KindContext, path: string): Promise<Values> {
+  const live = await ctx.client.ops.getFolderOptions({ query: { filename: path } });
+  return Object.fromEntries(KEYS.filter((k) => typeof live[k] === "boolean").map((k) => [k, live[k]]));
+}
+
+const holds = (live: Values, changes: Changes) =>
+  Object.entries(changes).every(([k, v]) =>
+    v === null ? live[k as Key] === undefined : live[k as Key] === v,
+  );
+
+/**
+ * Writes `changes` on top of the folder's options, read just before (`known` when this process
+ * knows them already: a folder it just created has none), and reads them back. Returns the keys
+ * the service kept although the write unset them (it merges the set).
+ */
+async function write(ctx: KindContext, path: string, changes: Changes, known?: Values): Promise<Key[]> {
+  for (let round = 1; ; round++) {
+    const live = round === 1 && known ? known : await liveOptions(ctx, path);
+    const body: Values = { ...live };
+    for (const [k, v] of Object.entries(changes) as [Key, boolean | null][]) {
+      if (v === null) delete body[k];
+      else body[k] = v;
+    }
+    await ctx.client.ops.setFolderOptions({ query: { filename: path }, body });
+    const after = await liveOptions(ctx, path);
+    if (holds(after, changes)) return [];
+    const sets = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== null));
+    const kept = (Object.keys(changes) as Key[]).filter((k) => changes[k] === null && after[k] !== undefined);
+    // what was set holds and only unset keys stayed: the service merges the set and cannot unset
+    if (holds(after, sets) && kept.length > 0) return kept;
+    if (round >= MAX_ROUNDS) {
+      throw new ProviderError(
+        `another writer kept overwriting the options of ${path} (written ${round} times, each time undone by a ` +
+          "write made from an older read); run `pulumi up` again",
+      );
+    }
+    await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 250)));
   }
 }
 
-/** Writes `changes` on top of the folder's current options (known to be none on a folder just made). */
-async function write(ctx: AccountContext, path: string, changes: Record<string, boolean>, empty = false) {
-  const current = empty ? {} : ((await liveOptions(ctx, path)) ?? {});
-  const body: Record<string, boolean> = {};
-  for (const key of OPTION_KEYS) {
-    const value = key in changes ? changes[key] : current[key];
-    if (typeof value === "boolean") body[key] = value;
-  }
-  await ctx.client.ops.setFolderOptions({ query: { filename: path }, body });
-}
-
-export const folderOptions: ResourceKind<FolderOptionsInputs, FolderOptionsOutputs> = {
+export const folderOptions = defineKind({
   name: "FolderOptions",
-  schema: Inputs,
-  diff: { properties, replaceOn: ["account", "path"] },
-
-  async create(ctx, inputs) {
-    const accountAlias = await ctx.assertAccount(undefined, `FolderOptions ${inputs.path}`);
-    await write(ctx, inputs.path, managed(inputs), takeFresh(ctx, "options", inputs.path));
-    return { id: inputs.path, outs: { ...inputs, accountAlias } };
+  inputs,
+  outputs: {},
+  replaceOn: ["path"],
+  id: (i) => i.path,
+  docs: {
+    properties: "`path`, `scanSpins`, `nameSpinsAfterFolder`, `allowListing`, `adopt`",
+    delete:
+      "unsets the options it managed (an adopted resource puts back what it found); a service that merges the set cannot unset them, which is logged",
+    drift: "each managed option; one no longer set reads as unset",
   },
 
-  async read(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `FolderOptions ${olds.path}`);
+  async create(ctx, options) {
+    const { path } = options;
+    const fresh = ctx.account.folders.takeFresh("options", path);
+    await ctx.account.serial(`options ${path}`, async () => {
+      const live = fresh ? {} : await liveOptions(ctx, path);
+      const taken = KEYS.filter((k) => options[k] !== undefined && live[k] !== undefined);
+      if (taken.length > 0) {
+        ctx.found(`its options (${taken.join(", ")})`, Object.fromEntries(taken.map((k) => [k, live[k]])));
+      }
+      await write(ctx, path, managed(options), live);
+    });
+    return {};
+  },
+
+  async read(ctx, olds) {
     const live = await liveOptions(ctx, olds.path);
-    if (!live) return undefined;
-    const outs = { ...olds };
-    for (const key of OPTION_KEYS) {
-      if (olds[key] !== undefined)
-        outs[key] = typeof live[key] === "boolean" ? (live[key] as boolean) : undefined;
-    }
-    return { id: olds.path, outs, inputs: inputsOf(properties, outs) };
+    return Object.fromEntries(KEYS.filter((k) => olds[k] !== undefined).map((k) => [k, live[k]]));
   },
 
-  async update(ctx, _id, olds, news) {
-    await ctx.assertAccount(olds.accountAlias, `FolderOptions ${olds.path}`);
-    const changed = Object.fromEntries(
-      Object.entries(managed(news)).filter(([k, v]) => olds[k as keyof typeof olds] !== v),
+  async update(ctx, olds, news) {
+    const changes = Object.fromEntries(
+      Object.entries(managed(news)).filter(([k, v]) => olds[k as Key] !== v),
+    ) as Changes;
+    if (Object.keys(changes).length > 0) {
+      await ctx.account.serial(`options ${news.path}`, () => write(ctx, news.path, changes));
+    }
+    return {};
+  },
+
+  async delete(ctx, olds) {
+    if (ctx.folderLeaving(olds.path)) {
+      // the folder is being moved away: the options go with it, or stay with it if its delete fails
+      ctx.keep("left with its folder, which this run moves");
+      return;
+    }
+    const prior = (olds.__adopted?.prior ?? {}) as Values;
+    const changes: Changes = Object.fromEntries(
+      KEYS.filter((k) => olds[k] !== undefined).map((k) => [k, prior[k] ?? null]),
     );
-    if (Object.keys(changed).length > 0) {
-      await write(ctx, news.path, changed);
+    const kept = await ctx.account.serial(`options ${olds.path}`, () => write(ctx, olds.path, changes));
+    if (kept.length > 0) {
+      ctx.warn(
+        `FolderOptions ${olds.path}: the service kept ${kept.join(", ")} although the options were written without ` +
+          "them (it merges the set, and the API has no way to unset an option); they stay as they are",
+      );
     }
-    return { ...news, accountAlias: olds.accountAlias };
   },
-
-  async delete(ctx, _id, olds) {
-    // nothing to undo: options cannot be unset through the API, and they go with the folder
-    await ctx.assertAccount(olds.accountAlias, `FolderOptions ${olds.path}`);
-  },
-};
+});

@@ -1,74 +1,37 @@
 // Folder: one folder of the account's file tree. Missing parents are created (only the leaf is
 // managed). A non-empty folder is deleted only with `forceDestroy: true`, which empties it with
-// the batch delete job first. A path change is a replace: the new folder is created before
-// the old one is deleted, so content is never lost silently (the old one's delete fails while
-// it holds files, unless forceDestroy says otherwise).
+// the batch delete job first. A path change is a replace: the new folder is created before the old
+// one is deleted — and refused up front, changing nothing, while the old folder holds files and
+// `forceDestroy` is not set, so a move never half-applies over content it would have to leave.
 import { z } from "zod";
 import { MediahostError, waitForJob } from "../client";
-import type { AccountContext } from "../context";
-import { log } from "../log";
-import {
-  beginCreate,
-  CommonInputs,
-  type CommonOutputs,
-  FolderPath,
-  inputsOf,
-  type ResourceKind,
-} from "./common";
+import { ProviderError } from "../errors";
+import { type CreateContext, defineKind, type KindContext } from "./kind";
+import { FolderPath, parentOf } from "./schema";
 
-const Inputs = z.strictObject({
-  ...CommonInputs,
+const inputs = z.strictObject({
+  /** Absolute path, e.g. `/products/shoes`. Missing parents are created; only this folder is managed. Changing it replaces the folder. */
   path: FolderPath,
-  /** Delete the folder with everything in it. */
+  /** Delete the folder with everything in it (emptied with a batch delete job). Default false: deleting a non-empty folder fails, and so does moving one that holds files. */
   forceDestroy: z.boolean().optional(),
-  /** Take over a folder that exists already. */
+  /** Take over a folder that exists already instead of failing; on delete it is then left in place (unless `forceDestroy`). */
   adopt: z.boolean().optional(),
 });
-export type FolderInputs = z.output<typeof Inputs>;
-export interface FolderOutputs extends FolderInputs, CommonOutputs {
-  /** Where the folder is served on the CDN. */
-  cdnUrl?: string;
-}
 
-const properties = ["account", "path", "forceDestroy", "adopt"] as const;
-
-/** Folders this process created as parents of another folder, per account: not "someone else's". */
-const implicitParents = new WeakMap<AccountContext, Set<string>>();
-
-/**
- * Folders a Folder create of this process made with `mkdir`, per account: their own options and
- * meta are empty, so the first FolderOptions and FolderMeta create on them need not read them
- * first (saves two calls per folder on `up`; see docs/benchmark.md).
- */
-const fresh = new WeakMap<AccountContext, { options: Set<string>; meta: Set<string> }>();
-
-/** True once per folder this process just created: its own options (or meta) are known to be empty. */
-export function takeFresh(ctx: AccountContext, part: "options" | "meta", path: string): boolean {
-  return fresh.get(ctx)?.[part].delete(path) ?? false;
-}
-
-function parentOf(path: string): string {
-  const cut = path.lastIndexOf("/");
-  return cut <= 0 ? "/" : path.slice(0, cut);
-}
-
-async function cdnUrl(ctx: AccountContext, path: string): Promise<string | undefined> {
-  const { cdnURL } = await ctx.account();
+async function cdnUrl(ctx: KindContext, path: string): Promise<string | undefined> {
+  const { cdnURL } = await ctx.account.account();
   return cdnURL ? `https://${cdnURL}${path}` : undefined;
 }
 
 /** mkdir that creates missing parents; "exists" is fine for parents, reported for the leaf. */
 async function mkdirWithParents(
-  ctx: AccountContext,
+  ctx: KindContext,
   path: string,
   leaf: boolean,
 ): Promise<"created" | "exists"> {
   try {
     await ctx.client.ops.mkdir({ query: { dirname: path } });
-    if (!leaf) {
-      const made = implicitParents.get(ctx) ?? new Set<string>();
-      implicitParents.set(ctx, made.add(path));
-    }
+    if (!leaf) ctx.account.folders.implicitParents.add(path);
     return "created";
   } catch (err) {
     if (!(err instanceof MediahostError)) throw err;
@@ -81,98 +44,124 @@ async function mkdirWithParents(
   }
 }
 
-async function statOrUndefined(ctx: AccountContext, path: string) {
-  try {
-    return await ctx.client.ops.stat({ query: { filename: path } });
-  } catch (err) {
-    if (err instanceof MediahostError && err.isNotFound) return undefined;
-    throw err;
-  }
-}
-
 /** Deletes the folder if it is empty (or gone already); false when the service says it is not empty. */
-async function deleteIfEmpty(ctx: AccountContext, path: string): Promise<boolean> {
+async function deleteIfEmpty(ctx: KindContext, path: string): Promise<boolean> {
   try {
     await ctx.client.ops.deleteFile({ query: { filename: path } });
     return true;
   } catch (err) {
     if (!(err instanceof MediahostError)) throw err;
     if (err.isNotFound) return true;
-    if (err.status === 409 && /not empty/i.test(err.serviceMessage ?? "")) return false;
+    if (err.isNotEmpty) return false;
     throw err;
   }
 }
 
-export const folder: ResourceKind<FolderInputs, FolderOutputs> = {
+/** "3 entries, e.g. a.jpg, b.jpg" from the first page of a listing. */
+async function sampleOf(ctx: KindContext, path: string, files?: boolean) {
+  const page = await ctx.client.ops.readdir({ query: { dirname: path } });
+  const entries = files ? page.contents.filter((e) => !e.isDirectory) : page.contents;
+  const count = `${entries.length}${page.continuation ? "+" : ""}`;
+  const names = entries.slice(0, 3).map((e) => e.filename);
+  return { count: entries.length, text: `${count} ${files ? "files" : "entries"}, e.g. ${names.join(", ")}` };
+}
+
+/**
+ * A move of a folder that holds files would create the new folder and then fail to delete the old
+ * one, leaving the move half done: refuse it before anything changes. (Subfolders are left to
+ * their own resources, which move or delete them first.)
+ */
+async function refuseHalfMove(ctx: CreateContext, path: string): Promise<void> {
+  const old = ctx.replacing;
+  if (!old || old.forceDestroy || typeof old.path !== "string" || old.path === path) return;
+  let files: Awaited<ReturnType<typeof sampleOf>>;
+  try {
+    files = await sampleOf(ctx, old.path, true);
+  } catch (err) {
+    if (err instanceof MediahostError && (err.isNotFound || err.isNotADirectory)) return;
+    throw err;
+  }
+  if (files.count === 0) return;
+  throw new ProviderError(
+    `moving ${old.path} to ${path} would leave ${old.path} behind: it holds ${files.text}; nothing was changed. ` +
+      `Move or delete those files first, or set \`forceDestroy: true\` on the resource (and run \`pulumi up\`) ` +
+      `to delete ${old.path} with everything in it once the new folder exists.`,
+  );
+}
+
+export const folder = defineKind({
   name: "Folder",
-  schema: Inputs,
-  diff: { properties, replaceOn: ["account", "path"] },
+  inputs,
+  outputs: {
+    /** Where the folder is served on the CDN. */
+    cdnUrl: z.string().optional(),
+  },
+  replaceOn: ["path"],
+  id: (i) => i.path,
+  docs: {
+    properties: "`path`, `forceDestroy`, `adopt`; output `cdnUrl`",
+    delete:
+      "refuses a non-empty folder unless `forceDestroy: true`, which empties it with the batch delete job (progress is logged); an adopted folder is left in place",
+    drift: "a deleted (or replaced-by-a-file) folder is reported gone",
+  },
 
-  async create(ctx, inputs) {
-    const accountAlias = await ctx.assertAccount(undefined, `Folder ${inputs.path}`);
-    const journal = beginCreate(ctx, "Folder", inputs.path, accountAlias);
-    const made = await mkdirWithParents(ctx, inputs.path, true);
+  async create(ctx, { path, forceDestroy: _, adopt: __ }) {
+    await refuseHalfMove(ctx, path);
+    const made = await mkdirWithParents(ctx, path, true);
     if (made === "created") {
-      const sets = fresh.get(ctx) ?? { options: new Set<string>(), meta: new Set<string>() };
-      sets.options.add(inputs.path);
-      sets.meta.add(inputs.path);
-      fresh.set(ctx, sets);
+      ctx.account.folders.madeFresh(path);
     } else {
-      const stat = await statOrUndefined(ctx, inputs.path);
+      const stat = await ctx.client.ops.stat({ query: { filename: path } }).catch((err: unknown) => {
+        if (err instanceof MediahostError && err.isNotFound) return undefined;
+        throw err;
+      });
       if (stat && !stat.isDirectory) {
-        throw new Error(
-          `Folder: ${inputs.path} exists in account "${accountAlias}" and is a file, not a folder`,
-        );
+        throw new ProviderError(`exists in account "${ctx.accountAlias}" as a file, not a folder`);
       }
-      const madeByUs = implicitParents.get(ctx)?.has(inputs.path);
-      journal.found(inputs.adopt || madeByUs, inputs.path);
+      // a parent this process made for another folder is not someone else's
+      if (!ctx.account.folders.implicitParents.has(path)) ctx.found("the folder");
     }
-    return { id: inputs.path, outs: { ...inputs, accountAlias, cdnUrl: await cdnUrl(ctx, inputs.path) } };
+    return { cdnUrl: await cdnUrl(ctx, path) };
   },
 
-  async read(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `Folder ${olds.path}`);
-    const stat = await statOrUndefined(ctx, olds.path);
-    if (!stat?.isDirectory) return undefined;
-    return { id: olds.path, outs: olds, inputs: inputsOf(properties, olds) };
+  async read(ctx, olds) {
+    const stat = await ctx.client.ops.stat({ query: { filename: olds.path } });
+    return stat.isDirectory ? {} : undefined;
   },
 
-  async update(ctx, _id, olds, news) {
-    // only flags can change in place (path and account replace)
-    await ctx.assertAccount(olds.accountAlias, `Folder ${olds.path}`);
-    return { ...news, accountAlias: olds.accountAlias, cdnUrl: olds.cdnUrl };
+  async update(_ctx, olds) {
+    // only the flags can change in place (path and account replace)
+    return { cdnUrl: olds.cdnUrl };
   },
 
-  async delete(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `Folder ${olds.path}`);
-    fresh.get(ctx)?.options.delete(olds.path);
-    fresh.get(ctx)?.meta.delete(olds.path);
+  async delete(ctx, olds) {
+    const { path } = olds;
+    ctx.account.folders.forget(path);
+    if (olds.__adopted && !olds.forceDestroy) {
+      ctx.info(`Folder ${path}: left in place: it existed before this stack adopted it`);
+      return;
+    }
     // the API deletes only empty folders, so the delete itself is the emptiness check: one call
     // in the common case, and the folder is listed only to explain a refusal
-    if (await deleteIfEmpty(ctx, olds.path)) return;
+    if (await deleteIfEmpty(ctx, path)) return;
     if (!olds.forceDestroy) {
-      const page = await ctx.client.ops.readdir({ query: { dirname: olds.path } });
-      const count = `${page.contents.length}${page.continuation ? "+" : ""}`;
-      const sample = page.contents
-        .slice(0, 3)
-        .map((e) => e.filename)
-        .join(", ");
-      throw new Error(
-        `Folder: ${olds.path} is not empty (${count} entries, e.g. ${sample}); nothing was deleted. ` +
-          "Set `forceDestroy: true` on the resource (and run `pulumi up` before destroying) to delete it " +
-          "with everything in it, or move its content elsewhere first.",
+      const { text } = await sampleOf(ctx, path);
+      ctx.keep("not empty");
+      throw new ProviderError(
+        `not empty (${text}); nothing was deleted, and the folder stays this stack's with ` +
+          "its options and meta. Set `forceDestroy: true` on the resource (and run `pulumi up` before " +
+          "destroying) to delete it with everything in it, move its content elsewhere first, or — after a " +
+          "failed move — set the path back to undo the move.",
       );
     }
-    const { id } = await ctx.client.ops.startBatchDelete({ body: { filenames: [olds.path] } });
-    log.info(`Folder ${olds.path}: emptying with batch delete job ${id}`);
+    const { id } = await ctx.client.ops.startBatchDelete({ body: { filenames: [path] } });
+    ctx.info(`Folder ${path}: emptying with batch delete job ${id}`);
     await waitForJob(ctx.client, "batchDelete", id, {
-      onProgress: (s) => log.info(`Folder ${olds.path}: batch delete ${Math.round(s.progress)}%`),
+      onProgress: (s) => ctx.info(`Folder ${path}: batch delete ${Math.round(s.progress)}%`),
     });
     // the batch delete may have taken the folder itself too
-    if (!(await deleteIfEmpty(ctx, olds.path))) {
-      throw new Error(
-        `Folder: ${olds.path} still holds content after the batch delete job ${id}; run the delete again`,
-      );
+    if (!(await deleteIfEmpty(ctx, path))) {
+      throw new ProviderError(`still holds content after the batch delete job ${id}; run the delete again`);
     }
   },
-};
+});

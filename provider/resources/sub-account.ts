@@ -1,63 +1,82 @@
 // SubAccount: a sub-account of the account, by alias. The API has no operation that lists or
 // reads sub-accounts, so drift is invisible: refresh keeps what the state says, and a
-// sub-account deleted elsewhere is only noticed when this stack deletes it (a 404 then counts
-// as done). Creation of one that exists fails unless `adopt: true`.
+// sub-account deleted elsewhere is only noticed when this stack deletes it (a 404 then counts as
+// done). A sub-account that exists is taken over only with `adopt: true`, and only when the
+// service says it is this account's: an alias another account holds is refused, naming why.
+// An adopted sub-account is left in place on delete.
 import { z } from "zod";
 import { MediahostError } from "../client";
-import {
-  AliasName,
-  beginCreate,
-  CommonInputs,
-  type CommonOutputs,
-  inputsOf,
-  type ResourceKind,
-} from "./common";
+import { ProviderError } from "../errors";
+import { defineKind } from "./kind";
+import { AliasName } from "./schema";
 
-const Inputs = z.strictObject({
-  ...CommonInputs,
+const inputs = z.strictObject({
+  /** The sub-account's alias. Changing it replaces the sub-account. */
   alias: AliasName,
+  /** Take over a sub-account of this account that exists already instead of failing; on delete it is left in place. */
   adopt: z.boolean().optional(),
 });
-export type SubAccountInputs = z.output<typeof Inputs>;
-export type SubAccountOutputs = SubAccountInputs & CommonOutputs;
 
-const properties = ["account", "alias", "adopt"] as const;
+/**
+ * What a 409 of sub-account creation says: the alias is a sub-account of this account, another
+ * account holds it, or the text does not tell (docs/api.md#account).
+ */
+function conflictOf(err: MediahostError): "ours" | "theirs" | "unclear" {
+  const text = err.serviceMessage ?? "";
+  if (/another account|in use|taken/i.test(text)) return "theirs";
+  if (/sub-account already exists/i.test(text)) return "ours";
+  return "unclear";
+}
 
-export const subAccount: ResourceKind<SubAccountInputs, SubAccountOutputs> = {
+export const subAccount = defineKind({
   name: "SubAccount",
-  schema: Inputs,
-  diff: { properties, replaceOn: ["account", "alias"] },
-
-  async create(ctx, inputs) {
-    const accountAlias = await ctx.assertAccount(undefined, `SubAccount ${inputs.alias}`);
-    const journal = beginCreate(ctx, "SubAccount", inputs.alias, accountAlias);
-    try {
-      await ctx.client.ops.createSubAccount({ body: { alias: inputs.alias } });
-    } catch (err) {
-      const exists = err instanceof MediahostError && err.status === 409;
-      if (!exists) throw err;
-      journal.found(inputs.adopt, `sub-account "${inputs.alias}"`);
-    }
-    return { id: inputs.alias, outs: { ...inputs, accountAlias } };
+  inputs,
+  outputs: {},
+  replaceOn: ["alias"],
+  id: (i) => i.alias,
+  docs: {
+    properties: "`alias`, `adopt`",
+    delete: "deletes it (already gone counts as done); an adopted one is left in place",
+    drift: "**none**: the API cannot list or read sub-accounts; refresh keeps the state",
   },
 
-  async read(ctx, _id, olds) {
+  async create(ctx, { alias }) {
+    try {
+      await ctx.client.ops.createSubAccount({ body: { alias } });
+    } catch (err) {
+      if (!(err instanceof MediahostError && err.status === 409)) throw err;
+      const conflict = conflictOf(err);
+      if (conflict === "theirs") {
+        throw new ProviderError(
+          `the alias "${alias}" is held by another account (the service said: ${err.serviceMessage}); ` +
+            "it cannot be adopted as a sub-account of this one: choose another alias",
+        );
+      }
+      if (conflict === "unclear") {
+        throw new ProviderError(
+          `the service refused the sub-account "${alias}" with "${err.serviceMessage}", which does not say whether ` +
+            "it is a sub-account of this account; nothing is taken over",
+        );
+      }
+      ctx.found("the sub-account");
+    }
+    return {};
+  },
+
+  async read() {
     // nothing to read it with: keep the state as it is (see the module comment)
-    await ctx.assertAccount(olds.accountAlias, `SubAccount ${olds.alias}`);
-    return { id: olds.alias, outs: olds, inputs: inputsOf(properties, olds) };
+    return {};
   },
 
-  async update(ctx, _id, olds, news) {
-    await ctx.assertAccount(olds.accountAlias, `SubAccount ${olds.alias}`);
-    return { ...news, accountAlias: olds.accountAlias };
+  async update() {
+    return {};
   },
 
-  async delete(ctx, _id, olds) {
-    await ctx.assertAccount(olds.accountAlias, `SubAccount ${olds.alias}`);
-    try {
-      await ctx.client.ops.deleteSubAccount({ query: { alias: olds.alias } });
-    } catch (err) {
-      if (!(err instanceof MediahostError && err.isNotFound)) throw err;
+  async delete(ctx, olds) {
+    if (olds.__adopted) {
+      ctx.info(`SubAccount ${olds.alias}: left in place: it existed before this stack adopted it`);
+      return;
     }
+    await ctx.client.ops.deleteSubAccount({ query: { alias: olds.alias } });
   },
-};
+});

@@ -1,5 +1,6 @@
-// The Alias provider shim as this module's whole export: Pulumi then serializes it as
-// `require("pulumi-mediahost/dist/sdk/providers/alias.js")` when the package is installed.
+// The Alias provider shim of release 0.1.0, kept for the stacks it made (docs/upgrading.md): their
+// state holds `require("pulumi-mediahost/dist/sdk/providers/alias.js")`. Resources made since
+// use the shim every kind shares (any-kind.ts).
 import { providerFor } from "../provider";
 
 export = providerFor("Alias");

@@ -1,5 +1,6 @@
-// The FolderOptions provider shim as this module's whole export: Pulumi then serializes it as
-// `require("pulumi-mediahost/dist/sdk/providers/folder-options.js")` when the package is installed.
+// The FolderOptions provider shim of release 0.1.0, kept for the stacks it made (docs/upgrading.md): their
+// state holds `require("pulumi-mediahost/dist/sdk/providers/folder-options.js")`. Resources made since
+// use the shim every kind shares (any-kind.ts).
 import { providerFor } from "../provider";
 
 export = providerFor("FolderOptions");

@@ -1,5 +1,6 @@
-// The Folder provider shim as this module's whole export: Pulumi then serializes it as
-// `require("pulumi-mediahost/dist/sdk/providers/folder.js")` when the package is installed.
+// The Folder provider shim of release 0.1.0, kept for the stacks it made (docs/upgrading.md): their
+// state holds `require("pulumi-mediahost/dist/sdk/providers/folder.js")`. Resources made since
+// use the shim every kind shares (any-kind.ts).
 import { providerFor } from "../provider";
 
 export = providerFor("Folder");

@@ -20,7 +20,7 @@ describe("examples/quickstart with the real CLI", async () => {
   });
   afterAll(() => p?.dispose());
 
-  it("creates everything with one token, one account read and one account write", async () => {
+  it("creates everything with one token, one account write and the reads around it", async () => {
     p.mark();
     const up = await p.stack.up();
     expect(up.summary.result).toBe("succeeded");
@@ -29,7 +29,10 @@ describe("examples/quickstart with the real CLI", async () => {
     expect(up.outputs.shoesUrl?.value).toMatch(/^https:\/\/.+\/products\/shoes$/);
     const calls = p.calls();
     expect(calls.token).toBe(1);
-    expect(calls.getAccount).toBe(1);
+    // one read just before the account write, one after it which checks the write took, and —
+    // when a folder's create asked first — one for the account check the write's read did not serve
+    expect(calls.getAccount).toBeGreaterThanOrEqual(2);
+    expect(calls.getAccount).toBeLessThanOrEqual(3);
     // settings and both aliases were written together
     expect(calls.updateAccount).toBe(1);
     const state = p.emulator.control.state();
@@ -92,7 +95,7 @@ describe("examples/quickstart with the real CLI", async () => {
     await p.stack.setConfig("productsFolder", { value: "/catalog" });
     const failed = await p.stack.up().catch((e: Error) => e);
     expect(failed).toBeInstanceOf(Error);
-    expect(String(failed)).toMatch(/Folder: \/products is not empty .*Set `forceDestroy: true`/s);
+    expect(String(failed)).toMatch(/Folder \/products: not empty .*Set `forceDestroy: true`/s);
     const paths = () => p.emulator.control.state().tree.map((e) => e.path);
     expect(paths()).toEqual(
       expect.arrayContaining(["/products", "/products/extra", "/catalog", "/catalog/shoes"]),

@@ -208,7 +208,7 @@ describe("runs that go wrong", async () => {
     await p.api.ops.mkdir({ query: { dirname: "/runs/keep/content" } });
     await p.stack.setConfig("keep", { value: "false" });
     const message = await fail(p.stack.up());
-    expect(message).toMatch(/Folder: \/runs\/keep is not empty .*nothing was deleted.*forceDestroy: true/s);
+    expect(message).toMatch(/Folder \/runs\/keep: not empty .*nothing was deleted.*forceDestroy: true/s);
     const paths = state().tree.map((e) => e.path);
     expect(paths).toEqual(expect.arrayContaining(["/runs/keep", "/runs/keep/content"]));
     await p.stack.setConfig("keep", { value: "true" });

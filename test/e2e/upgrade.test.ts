@@ -106,7 +106,9 @@ describe("upgrading a stack made by the last release to this build", async () =>
 
   it("writes a state that names the package, not this machine's paths, and survives a moved program", async () => {
     const text = JSON.stringify(await p.stateFile());
-    expect(text).toContain('require(\\"pulumi-mediahost/dist/sdk/providers/folder-meta.js\\")');
+    // the updated resource carries this build's shim; the others still the one the release stored
+    expect(text).toContain('require(\\"pulumi-mediahost/dist/sdk/providers/any-kind.js\\")');
+    expect(text).toContain('require(\\"pulumi-mediahost/dist/sdk/providers/folder.js\\")');
     expect(text).not.toContain(projectDir);
     expect(text).not.toContain(repoRoot);
     expect(plaintextLocations(await p.stateFile(), ORIGIN_PASSWORD)).toEqual([]);

@@ -37,7 +37,8 @@ describe.each(["merge", "replace"] as const)("Alias, when the service %ss the ma
     const calls = h.calls();
     expect(calls.updateAccount).toBeGreaterThanOrEqual(1);
     expect(calls.updateAccount).toBeLessThanOrEqual(2);
-    expect(calls.getAccount).toBe(1);
+    // each write is built on a read just before it, and checked on the read after it
+    expect(calls.getAccount).toBe(calls.updateAccount! + 1);
     const live = await aliases();
     expect(live.legacy).toMatchObject({ prefix: "/old", cdn: false });
     expect(live.web11).toMatchObject({ prefix: "/w11", cdn: true });
@@ -73,7 +74,7 @@ describe.each(["merge", "replace"] as const)("Alias, when the service %ss the ma
       .ops.updateAccount({ body: { aliases: { taken: { prefix: "/t", defaultProfile: "thumb" } } } });
     h.configure();
     await expect(h.create("Alias", { name: "taken", cdn: true })).rejects.toThrow(
-      /Alias: alias "taken" already exists in account "demo". To manage the existing one, set `adopt: true`/,
+      /Alias taken: the alias already exists in account "demo". To manage the existing one, set `adopt: true`/,
     );
     await h.create("Alias", { name: "taken", cdn: true, adopt: true });
     expect((await aliases()).taken).toMatchObject({ prefix: "/t", defaultProfile: "thumb", cdn: true });
@@ -119,7 +120,8 @@ describe("Alias deletes in one run", () => {
       h.configure(); // a new run, as `pulumi destroy` starts a new provider process
       h.mark();
       await Promise.all(made.map((m) => h.destroy("Alias", m.id, m.outs)));
-      // one read to check the account, one to learn the service's rule for removals
+      // one read just before the write (which also checks the account), one after it that tells
+      // whether the service honoured the removals
       expect(h.calls()).toEqual({ token: 1, getAccount: 2, updateAccount: 1 });
       const left = Object.keys(await aliases()).filter((name) => /^d\d$/.test(name));
       expect(left).toHaveLength(rule === "merge" ? 10 : 0);
@@ -164,14 +166,20 @@ describe("SubAccount", () => {
     const { id, outs } = await h.create("SubAccount", { alias: "shop" });
     expect((await h.state()).subAccounts).toEqual(["shop"]);
     await expect(h.create("SubAccount", { alias: "shop" })).rejects.toThrow(
-      /sub-account "shop" already exists.*adopt: true/,
+      /SubAccount shop: the sub-account already exists.*adopt: true/,
     );
-    await expect(h.create("SubAccount", { alias: "shop", adopt: true })).resolves.toMatchObject({
-      id: "shop",
-    });
     await h.destroy("SubAccount", id, outs);
     expect((await h.state()).subAccounts).toEqual([]);
     await expect(h.destroy("SubAccount", id, outs)).resolves.toBeUndefined();
+  });
+
+  it("adopts one of this account with adopt, and leaves it as it found it on delete", async () => {
+    await h.api().ops.createSubAccount({ body: { alias: "legacy" } });
+    h.configure();
+    const adopted = await h.create("SubAccount", { alias: "legacy", adopt: true });
+    expect(adopted.outs.__adopted).toBeDefined();
+    await h.destroy("SubAccount", adopted.id, adopted.outs);
+    expect((await h.state()).subAccounts).toEqual(["legacy"]);
   });
 });
 
@@ -206,7 +214,8 @@ describe("AccountSettings", () => {
     expect(drift.changes).toEqual(["minify"]);
     h.mark();
     await h.update("AccountSettings", id, drift.outs, program);
-    expect(h.calls()).toEqual({ updateAccount: 1 });
+    // the write is built on a read just before it and checked on the read after it
+    expect(h.calls()).toEqual({ getAccount: 2, updateAccount: 1 });
     expect((await h.state()).account.minify).toEqual({ enabled: true });
   });
 
@@ -231,7 +240,7 @@ describe("AccountSettings", () => {
     expect(seen.changes).toEqual(["fetchingSecrets"]);
     h.mark();
     await h.update("AccountSettings", id, outs, rotated);
-    expect(h.calls()).toEqual({ updateAccount: 1 });
+    expect(h.calls()).toEqual({ getAccount: 2, updateAccount: 1 });
     expect(await password()).toBe("second-password");
   });
 

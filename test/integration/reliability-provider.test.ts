@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OWNER_KEY } from "../../provider/journal";
+import { OWNER_KEY } from "../../provider/hidden";
 import { type Harness, type Props, startHarness } from "./helpers/harness";
 
 let h: Harness;
@@ -132,7 +132,7 @@ describe("after a run killed between the service's create and the state's save",
   it("once the object is in the state (a diff saw it), its note is gone", async () => {
     const { id, outs } = await h.create("Folder", owned({ path: "/run/b" }));
     h.configure();
-    const { diff } = await import("../../provider/dynamic");
+    const { diff } = await import("../../provider");
     await diff("Folder", id, outs, owned({ path: "/run/b" }));
     // e.g. `pulumi state delete` and a new declaration: now it is not ours to take silently
     h.configure();

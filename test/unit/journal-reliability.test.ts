@@ -1,10 +1,11 @@
-// The journal of creates in flight (provider/journal.ts): notes survive the process (a new
-// provider process reads them back), are kept per stack and account, and go away when forgotten.
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+// The stack journal (provider/journal.ts): notes survive the process (a new provider process
+// reads them back), are kept per stack and account, say what they are about (a create in flight,
+// an object kept, an object taken over), and go away when their reason does.
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CreateJournal, journalFor, resetJournals } from "../../provider/journal";
+import { journalFor, resetJournals, StackJournal } from "../../provider/journal";
 
 let dir: string;
 beforeEach(async () => {
@@ -18,30 +19,57 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe("create journal", () => {
+const journal = (owner = "org/proj/dev", baseUrl = "http://127.0.0.1:1", alias = "demo") =>
+  new StackJournal(owner, baseUrl, alias);
+
+describe("stack journal", () => {
   it("tells a later process that an earlier one began the same create", () => {
-    const first = new CreateJournal("org/proj/dev", "http://127.0.0.1:1", "demo");
-    expect(first.begin("Folder", "/a")).toBe(false);
-    expect(first.begin("Folder", "/a")).toBe(true);
-    const later = new CreateJournal("org/proj/dev", "http://127.0.0.1:1", "demo");
-    expect(later.has("Folder", "/a")).toBe(true);
-    expect(later.begin("Folder", "/a")).toBe(true);
-    later.forget("Folder", "/a");
-    expect(new CreateJournal("org/proj/dev", "http://127.0.0.1:1", "demo").has("Folder", "/a")).toBe(false);
+    const first = journal();
+    expect(first.beginCreate("Folder", "/a")).toBe(false);
+    expect(first.beginCreate("Folder", "/a")).toBe(true);
+    const later = journal();
+    expect(later.note("Folder", "/a")?.state).toBe("creating");
+    expect(later.beginCreate("Folder", "/a")).toBe(true);
+    later.created("Folder", "/a");
+    expect(journal().note("Folder", "/a")).toBeUndefined();
+  });
+
+  it("keeps an object kept or taken over until its reason goes, whatever reads of it say", () => {
+    const j = journal();
+    j.keep("Folder", "/gallery", "not empty");
+    // a refresh of the pending-delete resource sees the object in the state: the note stays
+    j.created("Folder", "/gallery");
+    expect(journal().note("Folder", "/gallery")).toMatchObject({ state: "kept", reason: "not empty" });
+    j.claim("Folder", "/gallery", "token-1");
+    expect(journal().note("Folder", "/gallery")).toMatchObject({ state: "claimed", token: "token-1" });
+    j.forget("Folder", "/gallery");
+    expect(journal().note("Folder", "/gallery")).toBeUndefined();
+  });
+
+  it("reads the notes release 0.1.0 wrote as creates in flight", async () => {
+    const j = journal();
+    j.beginCreate("Alias", "x"); // makes the file; then it is overwritten in the old format
+    const files = await readdir(join(dir, "journal"));
+    await writeFile(
+      join(dir, "journal", files[0]!),
+      JSON.stringify({ "Folder /old": { startedAt: "2026-11-20T00:00:00Z" } }),
+    );
+    resetJournals();
+    expect(journal().note("Folder", "/old")).toEqual({ state: "creating", at: "2026-11-20T00:00:00Z" });
+    expect(journal().beginCreate("Folder", "/old")).toBe(true);
   });
 
   it("keeps stacks, accounts and kinds apart", () => {
-    new CreateJournal("org/proj/dev", "http://127.0.0.1:1", "demo").begin("Alias", "web");
-    expect(new CreateJournal("org/proj/prod", "http://127.0.0.1:1", "demo").has("Alias", "web")).toBe(false);
-    expect(new CreateJournal("org/proj/dev", "http://127.0.0.1:1", "other").has("Alias", "web")).toBe(false);
-    expect(new CreateJournal("org/proj/dev", "http://127.0.0.1:2", "demo").has("Alias", "web")).toBe(false);
-    expect(new CreateJournal("org/proj/dev", "http://127.0.0.1:1", "demo").has("SubAccount", "web")).toBe(
-      false,
-    );
+    journal().beginCreate("Alias", "web");
+    expect(journal("org/proj/prod").note("Alias", "web")).toBeUndefined();
+    expect(journal(undefined, undefined, "other").note("Alias", "web")).toBeUndefined();
+    expect(journal(undefined, "http://127.0.0.1:2").note("Alias", "web")).toBeUndefined();
+    expect(journal().note("SubAccount", "web")).toBeUndefined();
   });
 
   it("is private to the user and leaves no temporary file", async () => {
-    new CreateJournal("o/p/s", "http://127.0.0.1:1", "demo").begin("Folder", "/x");
+    await mkdir(join(dir, "other"));
+    journal("o/p/s").beginCreate("Folder", "/x");
     const files = await readdir(join(dir, "journal"));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^[0-9a-f]{32}\.json$/);

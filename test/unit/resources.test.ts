@@ -2,8 +2,8 @@
 // tolerance of preview's unknown values, and normalized no-change diffs. No API calls: check and
 // diff never reach the network (no credentials are even configured here).
 import { beforeAll, describe, expect, it } from "vitest";
-import * as provider from "../../provider/dynamic";
-import { UNKNOWN } from "../../provider/resources/common";
+import * as provider from "../../provider";
+import { UNKNOWN } from "../../provider/diff";
 
 beforeAll(() => {
   const config: Record<string, string> = {
@@ -196,21 +196,31 @@ describe("diff", () => {
       { path: "/a", title: "x", tags: ["a"], accountAlias: "demo" },
       { path: "/b", title: "y", tags: ["a"] },
     );
-    expect(d).toEqual({ changes: true, replaces: ["path"], deleteBeforeReplace: false });
+    expect(d).toEqual({
+      changes: true,
+      diffs: ["path", "title"],
+      replaces: ["path"],
+      deleteBeforeReplace: false,
+    });
     const settings = await provider.diff(
       "AccountSettings",
       "demo",
       { minify: { enabled: true } },
       { minify: { enabled: false } },
     );
-    expect(settings).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(settings).toEqual({ changes: true, diffs: ["minify"], replaces: [], deleteBeforeReplace: false });
     const domain = await provider.diff(
       "CustomDomain",
       "w/a.example.com",
       { alias: "w", domain: "a.example.com" },
       { alias: "w", domain: "b.example.com" },
     );
-    expect(domain).toEqual({ changes: true, replaces: ["domain"], deleteBeforeReplace: true });
+    expect(domain).toEqual({
+      changes: true,
+      diffs: ["domain"],
+      replaces: ["domain"],
+      deleteBeforeReplace: true,
+    });
     for (const kind of Object.keys(provider.kinds)) {
       const moved = await provider.diff(kind, "id", { account: "eu" }, { account: "us" });
       expect(moved.replaces, kind).toEqual(["account"]);
@@ -220,11 +230,13 @@ describe("diff", () => {
   it("treats an unknown value as a change, and a replace when the property forces one", async () => {
     expect(await provider.diff("Folder", "/a", { path: "/a" }, { path: UNKNOWN })).toEqual({
       changes: true,
+      diffs: ["path"],
       replaces: ["path"],
       deleteBeforeReplace: false,
     });
     expect(await provider.diff("Alias", "w", { name: "w", cdn: true }, { name: "w", cdn: UNKNOWN })).toEqual({
       changes: true,
+      diffs: ["cdn"],
       replaces: [],
       deleteBeforeReplace: false,
     });

@@ -74,20 +74,27 @@ describe("serialized provider", () => {
     }
   });
 
-  it("works when evaluated the way the dynamic provider does it", () => {
-    const { folder } = serialize(project, "pulumi-mediahost/dist/sdk/providers");
-    const probe = `
+  it("works when evaluated the way the dynamic provider does it: a kind's own shim, and the shared one told the kind", () => {
+    const { folder, "any-kind": anyKind } = serialize(project, "pulumi-mediahost/dist/sdk/providers");
+    const probe = (text: string, news: Record<string, unknown>) => `
       const requireFromString = require("require-from-string");
-      const provider = requireFromString(${JSON.stringify(folder!.text)}).handler();
+      const provider = requireFromString(${JSON.stringify(text)}).handler();
       provider.configure({ config: { get: (k) => ({ "mediahost:baseUrl": "http://127.0.0.1:9", "mediahost:clientId": "i", "mediahost:clientSecret": "s" })[k] } })
-        .then(() => provider.check({}, { path: "no-slash" }))
+        .then(() => provider.check({}, ${JSON.stringify(news)}))
         .then((r) => process.stdout.write(JSON.stringify(r.failures)));`;
-    writeFileSync(join(project, "probe.js"), probe);
-    symlinkSync(
-      join(repo, "node_modules/require-from-string"),
-      join(project, "node_modules/require-from-string"),
-    );
-    const failures = JSON.parse(execFileSync(node, ["probe.js"], { cwd: project, encoding: "utf8" }));
-    expect(failures).toEqual([{ property: "path", reason: 'must begin with "/"' }]);
+    if (!existsSync(join(project, "node_modules/require-from-string"))) {
+      symlinkSync(
+        join(repo, "node_modules/require-from-string"),
+        join(project, "node_modules/require-from-string"),
+      );
+    }
+    for (const [text, news] of [
+      [folder!.text, { path: "no-slash" }],
+      [anyKind!.text, { path: "no-slash", __mediahostKind: "Folder" }],
+    ] as const) {
+      writeFileSync(join(project, "probe.js"), probe(text, news));
+      const failures = JSON.parse(execFileSync(node, ["probe.js"], { cwd: project, encoding: "utf8" }));
+      expect(failures).toEqual([{ property: "path", reason: 'must begin with "/"' }]);
+    }
   });
 });

@@ -83,13 +83,15 @@ describe("generateProgram", () => {
     expect(code).toContain(
       'const aBC = new mediahost.Folder("a-b-c", { path: "/a b/c", adopt: true }, { dependsOn: [aB] });',
     );
-    expect(code).toContain('new mediahost.FolderMeta("a-b-c-meta", { path: aBC.path, title: "C" });');
+    expect(code).toContain(
+      'new mediahost.FolderMeta("a-b-c-meta", { path: aBC.path, title: "C", adopt: true });',
+    );
     expect(code).toContain('const aB2 = new mediahost.Folder("a-b-2", { path: "/a-b", adopt: true });');
     expect(code).toContain(
       'const aBC2 = new mediahost.Folder("a-b-c-2", { path: "/a-b/c", adopt: true }, { dependsOn: [aB2] });',
     );
     expect(code).toContain(
-      'new mediahost.FolderOptions("a-b-c-2-options", { path: aBC2.path, scanSpins: true });',
+      'new mediahost.FolderOptions("a-b-c-2-options", { path: aBC2.path, scanSpins: true, adopt: true });',
     );
     expect(out.counts).toEqual({ Alias: 1, CustomDomain: 1, Folder: 4, FolderMeta: 1, FolderOptions: 1 });
   });
@@ -112,8 +114,10 @@ describe("generateProgram", () => {
     expect(out.files["Pulumi.yaml"]).toMatch(
       /^name: mediahost-demo\n[\s\S]*main: index\.ts\nruntime:\n {2}name: nodejs/,
     );
+    // the SDK as the provider's own package.json declares it (any supported 3.x)
+    const manifest = require("../../package.json") as { dependencies: Record<string, string> };
     expect(JSON.parse(out.files["package.json"] as string).dependencies).toEqual({
-      "@pulumi/pulumi": "3.259.0",
+      "@pulumi/pulumi": manifest.dependencies["@pulumi/pulumi"],
       "pulumi-mediahost": "^0.1.0",
     });
   });

@@ -4,6 +4,7 @@
 // but no property detail for dynamic providers (`detailedDiff` is null): this module computes
 // it, leaf by leaf, as dotted paths. Secrets never leave the engine in clear: the events carry
 // them as secret markers with the value redacted, and they are shown as "[secret]".
+import { canonical } from "../../provider/diff";
 
 /** Pulumi's signature key of a secret value in state and in engine events. */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -40,17 +41,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === "object" && !Array.isArray(value) && !isSecret(value);
 }
 
-/** Key-order-insensitive JSON, for comparing leaves (arrays compare in order). */
+/** Key-order-insensitive JSON, for comparing leaves (arrays compare in order; secrets are leaves). */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    isPlainObject(v)
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, v[k]]),
-        )
-      : v,
-  );
+  return canonical(value, isSecret);
 }
 
 /**
@@ -91,6 +84,12 @@ export interface StepMetadata {
 
 export function nameOfUrn(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
+/** The kind of a resource of this provider from its URN (`...:mediahost:Folder::name` → `Folder`). */
+export function kindOfUrn(urn: string): string {
+  const type = urn.slice(0, urn.lastIndexOf("::"));
+  return type.slice(type.lastIndexOf(":") + 1);
 }
 
 /**

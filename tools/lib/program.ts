@@ -1,6 +1,7 @@
 // Turns an account snapshot into a Pulumi program (index.ts, Pulumi.yaml, package.json,
 // tsconfig.json) that declares it. Pure: no I/O, so it is unit-tested directly.
 
+import { PULUMI_RANGE } from "../../provider/version";
 import { identifier, NameAllocator, slug } from "./names";
 import type { AccountSnapshot, FolderSnapshot } from "./read-account";
 
@@ -80,7 +81,7 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
   line("// Everything here exists in the account already: `adopt: true` takes an object over instead of");
   line("// failing, and the first `pulumi up` writes back the values read. Secrets come from the stack");
   line("// config (`pulumi config set --secret <key> <value>`): the service never returns them.");
-  line("// Careful: `pulumi destroy` deletes what the stack manages, adopted objects included.");
+  line("// `pulumi destroy` leaves adopted objects in the account, put back as they were found (README).");
   line('import * as pulumi from "@pulumi/pulumi";');
   line('import * as mediahost from "pulumi-mediahost";');
   line();
@@ -162,14 +163,14 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
     if (f.options) {
       const name = names.FolderOptions.take(`${base}-options`);
       line(
-        `new mediahost.FolderOptions(${JSON.stringify(name)}, ${literal({ path: code(pathExpr), ...f.options, ...account })});`,
+        `new mediahost.FolderOptions(${JSON.stringify(name)}, ${literal({ path: code(pathExpr), ...f.options, adopt: true, ...account })});`,
       );
       count("FolderOptions");
     }
     if (f.meta) {
       const name = names.FolderMeta.take(`${base}-meta`);
       line(
-        `new mediahost.FolderMeta(${JSON.stringify(name)}, ${literal({ path: code(pathExpr), ...f.meta, ...account })});`,
+        `new mediahost.FolderMeta(${JSON.stringify(name)}, ${literal({ path: code(pathExpr), ...f.meta, adopt: true, ...account })});`,
       );
       count("FolderMeta");
     }
@@ -224,7 +225,7 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
     {
       name: options.project,
       private: true,
-      dependencies: { "@pulumi/pulumi": "3.259.0", "pulumi-mediahost": options.providerVersion },
+      dependencies: { "@pulumi/pulumi": PULUMI_RANGE, "pulumi-mediahost": options.providerVersion },
       devDependencies: { "@types/node": "^24", "ts-node": "^10.9.2", typescript: "~5.9.3" },
     },
     null,

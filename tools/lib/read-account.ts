@@ -2,7 +2,12 @@
 // custom domains, the folder tree down to a depth, and each folder's own options and meta.
 // Folder listings follow `continuation` (listFolder); listings and per-folder reads share one
 // bound on concurrent requests.
+import type { z } from "zod";
+import { FolderOptions } from "../../provider/api/schemas";
 import { listFolder, type MediahostClient, MediahostError } from "../../provider/client";
+
+type OptionKey = keyof z.infer<typeof FolderOptions>;
+const OPTION_KEYS = Object.keys(FolderOptions.shape) as OptionKey[];
 
 export interface FetchingSnapshot {
   enabled: boolean;
@@ -14,7 +19,7 @@ export interface FetchingSnapshot {
 export interface FolderSnapshot {
   /** Absolute path; "/" for the root (which only carries options and meta). */
   path: string;
-  options?: { scanSpins?: boolean; nameSpinsAfterFolder?: boolean; allowListing?: boolean };
+  options?: z.infer<typeof FolderOptions>;
   meta?: { title?: string; description?: string; tags?: string[] };
 }
 
@@ -146,8 +151,7 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
         if (meta?.tags?.length) m.tags = [...meta.tags];
         if (Object.keys(m).length) folder.meta = m;
         const o: NonNullable<FolderSnapshot["options"]> = {};
-        for (const k of ["scanSpins", "nameSpinsAfterFolder", "allowListing"] as const)
-          if (typeof opts?.[k] === "boolean") o[k] = opts[k] as boolean;
+        for (const k of OPTION_KEYS) if (typeof opts?.[k] === "boolean") o[k] = opts[k] as boolean;
         if (Object.keys(o).length) folder.options = o;
         progress.details++;
         report();

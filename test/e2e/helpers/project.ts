@@ -21,8 +21,8 @@ export const DEMO_CLIENT = { clientId: "demo-client", clientSecret: "demo-secret
 export interface ProjectOptions {
   /** Program directory, e.g. examples/quickstart (relative to the repository root), or an absolute path. */
   workDir: string;
-  /** Options of the in-process emulator started for this project. */
-  emulator?: EmulatorOptions;
+  /** Options of the in-process emulator started for this project, or one to share with other projects (not stopped on dispose). */
+  emulator?: EmulatorOptions | RunningEmulator;
   /** Stack config besides the mediahost credentials, which are set for the primary account. */
   config?: ConfigMap;
   /** Extra environment of the CLI and its plugins. */
@@ -56,7 +56,9 @@ export function plaintextLocations(value: unknown, secret: string, path = "$"): 
 }
 
 export async function openProject(toolchain: Toolchain, options: ProjectOptions): Promise<Project> {
-  const emulator = await startEmulator({ log: () => {}, ...options.emulator });
+  const shared = options.emulator && "control" in options.emulator ? options.emulator : undefined;
+  const emulatorOptions = shared ? {} : ((options.emulator ?? {}) as EmulatorOptions);
+  const emulator = shared ?? (await startEmulator({ log: () => {}, ...emulatorOptions }));
   const backend = await createTemporaryBackend();
   const workDir = resolve(repoRoot, options.workDir);
   const stackName = `e2e-${randomBytes(4).toString("hex")}`;
@@ -70,9 +72,9 @@ export async function openProject(toolchain: Toolchain, options: ProjectOptions)
   );
   await stack.setAllConfig({
     "mediahost:baseUrl": { value: emulator.url },
-    "mediahost:clientId": { value: options.emulator?.clientId ?? DEMO_CLIENT.clientId },
+    "mediahost:clientId": { value: emulatorOptions.clientId ?? DEMO_CLIENT.clientId },
     "mediahost:clientSecret": {
-      value: options.emulator?.clientSecret ?? DEMO_CLIENT.clientSecret,
+      value: emulatorOptions.clientSecret ?? DEMO_CLIENT.clientSecret,
       secret: true,
     },
     ...options.config,
@@ -98,8 +100,8 @@ export async function openProject(toolchain: Toolchain, options: ProjectOptions)
     output,
     api: new MediahostClient({
       baseUrl: emulator.url,
-      clientId: options.emulator?.clientId ?? DEMO_CLIENT.clientId,
-      clientSecret: options.emulator?.clientSecret ?? DEMO_CLIENT.clientSecret,
+      clientId: emulatorOptions.clientId ?? DEMO_CLIENT.clientId,
+      clientSecret: emulatorOptions.clientSecret ?? DEMO_CLIENT.clientSecret,
     }),
     calls() {
       const counts: Record<string, number> = {};
@@ -122,7 +124,7 @@ export async function openProject(toolchain: Toolchain, options: ProjectOptions)
       await stack.workspace.removeStack(stackName, { force: true }).catch(() => {});
       await rm(join(workDir, `Pulumi.${stackName}.yaml`), { force: true });
       await backend.dispose();
-      await emulator.stop();
+      if (!shared) await emulator.stop();
     },
   };
 }

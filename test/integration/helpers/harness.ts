@@ -2,8 +2,9 @@
 // delete through the dynamic-provider adapter) against an emulator over real HTTP, and counts
 // the API calls from the emulator's request log.
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator/index";
+import * as provider from "../../../provider";
+import { resetSession } from "../../../provider/adapter";
 import { MediahostClient, sharedTokenCache } from "../../../provider/client";
-import * as provider from "../../../provider/dynamic";
 
 export type Props = Record<string, unknown>;
 
@@ -49,7 +50,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     configure(config = {}) {
       // a new run: a new provider process, with nothing cached
       sharedTokenCache.clear();
-      provider.resetContexts();
+      resetSession();
       const all: Record<string, string> = {
         "mediahost:baseUrl": emulator.url,
         "mediahost:clientId": "demo-client",
@@ -67,7 +68,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       const read = await provider.read(kind, id, outs);
       if (!read.id) return { gone: true, outs: {}, inputs: {}, changes: [], replaces: [] };
       const checked = await provider.check(kind, read.inputs ?? {}, program);
-      const { diffs, replaces } = await diffOf(kind, read.props, checked.inputs);
+      const { diffs, replaces } = await provider.diff(kind, id, read.props, checked.inputs);
       return { gone: false, outs: read.props, inputs: read.inputs ?? {}, changes: diffs, replaces };
     },
     async update(kind, id, outs, news) {
@@ -94,9 +95,4 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   };
   harness.configure();
   return harness;
-}
-
-async function diffOf(kind: string, olds: Props, news: Props) {
-  const { diffInputs } = await import("../../../provider/resources/common");
-  return diffInputs(provider.kinds[kind]!.diff, olds, news);
 }

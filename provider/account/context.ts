@@ -1,0 +1,113 @@
+// One account's shared state in a provider process: the client (and so the token and the
+// rate-limit readings), the account object as last read, the writer of the account object, the
+// queues that serialize whole-object writes per object, and what this run has learned about
+// folders. Every resource of the account in one `pulumi` command shares it.
+import type { z } from "zod";
+import type { schemas } from "../api";
+import { type ClientOptions, MediahostClient } from "../client";
+import type { Credentials } from "../config";
+import { AccountWriter, refusal, type WriterOptions } from "./writer";
+
+type Account = z.infer<typeof schemas.Account>;
+
+export interface ContextOptions {
+  client?: Partial<ClientOptions>;
+  writer?: WriterOptions;
+}
+
+/** What one run has learned about folders of the account. */
+export class FolderFacts {
+  /** Folders this process made as parents of another folder: not "someone else's". */
+  readonly implicitParents = new Set<string>();
+  /**
+   * Folders a Folder create of this process made with `mkdir`: their own options and meta are
+   * empty, so the first FolderOptions and FolderMeta create on them need not read them first.
+   */
+  private readonly fresh = { options: new Set<string>(), meta: new Set<string>() };
+
+  madeFresh(path: string): void {
+    this.fresh.options.add(path);
+    this.fresh.meta.add(path);
+  }
+
+  /** True once per folder this process just created: its own options (or meta) are known to be empty. */
+  takeFresh(part: "options" | "meta", path: string): boolean {
+    return this.fresh[part].delete(path);
+  }
+
+  forget(path: string): void {
+    this.fresh.options.delete(path);
+    this.fresh.meta.delete(path);
+  }
+}
+
+export class AccountContext {
+  readonly client: MediahostClient;
+  readonly writer: AccountWriter;
+  readonly folders = new FolderFacts();
+  private latest?: Promise<Account>;
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    /** The account name in the stack's config ("default" for the top-level keys). */
+    readonly name: string,
+    credentials: Credentials,
+    options: ContextOptions = {},
+  ) {
+    this.client = new MediahostClient({ ...credentials, ...options.client });
+    this.writer = new AccountWriter(name, this.client, (account) => this.remember(account), options.writer);
+  }
+
+  /**
+   * The account object as last read in this process: read once (single flight) if never yet — or,
+   * while the account writer is about to read it anyway, that read.
+   */
+  account(): Promise<Account> {
+    if (!this.latest) {
+      const reading = this.writer.nextRead() ?? this.client.ops.getAccount();
+      this.latest = reading;
+      reading.catch(() => {
+        if (this.latest === reading) this.latest = undefined;
+      });
+    }
+    return this.latest;
+  }
+
+  /** Keeps a newer read (the writer reads before and after every write). */
+  remember(account: Account): void {
+    this.latest = Promise.resolve(account);
+  }
+
+  /** Changes the cached copy after a write the provider knows the outcome of. */
+  patch(mutate: (account: Account) => void): void {
+    const current = this.latest;
+    if (!current) return;
+    this.latest = current.then((account) => {
+      const copy = structuredClone(account);
+      mutate(copy);
+      return copy;
+    });
+  }
+
+  /** The alias these credentials reach; refuses when a resource's recorded account is another. */
+  async alias(recorded: string | undefined, resource: string): Promise<string> {
+    const { alias } = await this.account();
+    if (recorded && recorded !== alias) throw refusal(resource, recorded, alias, this.name);
+    return alias;
+  }
+
+  /**
+   * Runs `task` after every earlier task queued under the same key has finished: whole-object
+   * writes of one object (a folder's options) never interleave within the process.
+   */
+  serial<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(key) ?? Promise.resolve();
+    const run = before.then(task, task);
+    const tail = run.catch(() => {});
+    this.queues.set(key, tail);
+    void tail.then(() => {
+      if (this.queues.get(key) === tail) this.queues.delete(key);
+    });
+    return run;
+  }
+}

@@ -1,0 +1,341 @@
+// The account writer: every change of the shared account object (settings, alias entries) goes
+// through it, one write at a time per account in this process. The account-update counter allows
+// 50 writes an hour, so changes that arrive together are gathered into one write; and the
+// provider is never the account's only writer (other stacks, CI jobs, people in the console), so
+// whatever is written whole is built on a read made just before the write, and checked on the read
+// made after it:
+//
+//   gather → read → check what the previous write should have done → write → gather → read → ...
+//
+// Each read both verifies the write before it and is the base of the write after it, so a burst
+// of W writes costs W + 1 account reads. A change the check finds lost (another writer wrote over
+// it from an older read) is written again on the next round, after a jittered pause, at most
+// MAX_ROUNDS times. What can still be lost without a version check in the API is in
+// docs/reliability.md.
+import type { z } from "zod";
+import type { schemas } from "../api";
+import { type MediahostClient, MediahostError } from "../client";
+import { canonical } from "../diff";
+import { ProviderError } from "../errors";
+
+type Account = z.infer<typeof schemas.Account>;
+export type AccountUpdate = z.input<typeof schemas.AccountUpdate>;
+export type AliasUpdate = NonNullable<AccountUpdate["aliases"]>[string];
+type Settings = Pick<AccountUpdate, "minify" | "fetching">;
+
+/** One change of the account object. */
+export interface AccountChange {
+  /** Sets `minify` and/or `fetching`. */
+  settings?: Settings;
+  /**
+   * Sets the managed fields of an alias entry (the others keep the service's values; with `exact`,
+   * the entry becomes exactly `fields`), or removes the entry (`null`).
+   */
+  alias?: { name: string; fields: AliasUpdate | null; exact?: boolean };
+  /** The account the change must land in; a read that shows another refuses it. */
+  expectedAlias?: string;
+  /** What the resource asking for the change is called in messages, e.g. `Alias web`. */
+  resource: string;
+  /**
+   * Runs once, on the read just before the change is first written: may throw to refuse this
+   * change alone (e.g. the alias exists and may not be taken over), or return "skip" when there is
+   * nothing to write.
+   */
+  prepare?(account: Account): undefined | "skip";
+}
+
+/** What the writer learned about the change: the account as read after it took effect. */
+export interface ChangeResult {
+  account: Account;
+  /** For an alias removal: whether the service kept the alias (it merges the map on update). */
+  aliasKept?: boolean;
+}
+
+interface Pending {
+  change: AccountChange;
+  resolve: (result: ChangeResult) => void;
+  reject: (err: unknown) => void;
+  rounds: number;
+  prepared: boolean;
+}
+
+export interface WriterOptions {
+  /** The quiet spell (no new change) after which the writer reads and writes what it gathered. */
+  coalesceMs?: number;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const ACCOUNT_UPDATE_COUNTER = "rest:post:account";
+/** At or below this many account updates left, the writer gathers changes for longer... */
+const SCARCE_REMAINING = 10;
+/** ...until none has come for this long... */
+const SCARCE_QUIET_MS = 400;
+/** ...but never longer than this. */
+const SCARCE_MAX_WAIT_MS = 4_000;
+/** Otherwise a write waits for a quiet spell of `coalesceMs`, but never longer than this. */
+const GATHER_MAX_WAIT_MS = 2_000;
+/** Times a change is written before the writer gives up on a competing writer. */
+const MAX_ROUNDS = 5;
+
+/** The fields of an alias entry that an update may carry: everything else is read-only. */
+function writableAlias(entry: Record<string, unknown> | undefined): AliasUpdate {
+  const out: AliasUpdate = {};
+  if (typeof entry?.prefix === "string") out.prefix = entry.prefix;
+  if (typeof entry?.cdn === "boolean") out.cdn = entry.cdn;
+  if (typeof entry?.defaultProfile === "string") out.defaultProfile = entry.defaultProfile;
+  return out;
+}
+
+/** What a read shows of `fetching` after it was written: the secrets are write-only. */
+function readableFetching(fetching: NonNullable<Settings["fetching"]>): unknown {
+  const auth = fetching.http?.auth;
+  return {
+    enabled: fetching.enabled,
+    type: fetching.type,
+    http: fetching.http && {
+      url: fetching.http.url,
+      auth: auth && { enabled: auth.enabled, username: auth.enabled ? auth.username : undefined },
+    },
+    s3: fetching.s3 && { ...fetching.s3, secretAccessKey: undefined },
+  };
+}
+
+/** Whether `live` holds every value `written` names (keys `written` leaves out are not judged). */
+function holds(live: unknown, written: unknown): boolean {
+  if (written === undefined) return true;
+  if (written === null || typeof written !== "object" || Array.isArray(written)) {
+    return canonical(live) === canonical(written);
+  }
+  if (!live || typeof live !== "object") return false;
+  return Object.entries(written).every(([k, v]) => holds((live as Record<string, unknown>)[k], v));
+}
+
+export class AccountWriter {
+  private queue: Pending[] = [];
+  /** Those waiting for the next read of a burst under way (the account check of other resources). */
+  private readWaiters: { resolve: (a: Account) => void; reject: (err: unknown) => void }[] = [];
+  /** Written and not yet checked on a read. */
+  private unchecked: Pending[] = [];
+  private running?: Promise<void>;
+  private lastChangeAt = 0;
+  /**
+   * Whether the service honours an alias left out of the written map (it replaces the map) or
+   * keeps it (it merges): unknown until the first removal is read back, once per process.
+   */
+  private removalRule: "unknown" | "honoured" | "ignored" = "unknown";
+  private readonly coalesceMs: number;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    /** The account name in the stack's config, for messages. */
+    private readonly accountName: string,
+    private readonly client: MediahostClient,
+    /** Called with every account read, so the account's cached copy stays current. */
+    private readonly onRead: (account: Account) => void,
+    options: WriterOptions = {},
+  ) {
+    this.coalesceMs = options.coalesceMs ?? 150;
+    this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  /**
+   * While a burst of writes is under way, the account as its next read shows it: resources that
+   * only need to know the account (their account check) wait for that read instead of making one.
+   */
+  nextRead(): Promise<Account> | undefined {
+    if (!this.running) return undefined;
+    return new Promise((resolve, reject) => this.readWaiters.push({ resolve, reject }));
+  }
+
+  /** Queues a change; resolves once a read after the write shows it took effect. */
+  submit(change: AccountChange): Promise<ChangeResult> {
+    this.lastChangeAt = Date.now();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ change, resolve, reject, rounds: 0, prepared: false });
+      this.running ??= this.run().finally(() => {
+        this.running = undefined;
+        // asked for between the burst's last read and its end: they get a read of their own
+        if (this.readWaiters.length > 0) this.read().catch(() => {});
+      });
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.queue.length > 0 || this.unchecked.length > 0) {
+      await this.gather();
+      let account: Account;
+      try {
+        account = await this.read();
+      } catch (err) {
+        this.failAll(err);
+        continue;
+      }
+      const lost = this.check(account);
+      if (lost.length > 0) await this.sleep(50 + Math.floor(this.random() * 250));
+      const batch = [...lost, ...this.queue];
+      this.queue = [];
+      if (batch.length > 0) await this.write(account, batch);
+    }
+  }
+
+  /** Reads the account for the writer, and for everyone waiting for that read. */
+  private async read(): Promise<Account> {
+    try {
+      const account = await this.client.ops.getAccount();
+      this.onRead(account);
+      for (const w of this.readWaiters.splice(0)) w.resolve(account);
+      return account;
+    } catch (err) {
+      for (const w of this.readWaiters.splice(0)) w.reject(err);
+      throw err;
+    }
+  }
+
+  /** Every change in flight fails with `err` (e.g. the account cannot be read). */
+  private failAll(err: unknown): void {
+    for (const p of [...this.unchecked, ...this.queue]) p.reject(err);
+    this.unchecked = [];
+    this.queue = [];
+  }
+
+  /**
+   * Waits until no change has come for a quiet spell (bounded), so that one write carries every
+   * change the engine has in flight; quieter and longer when the account-update counter is
+   * nearly used up (the engine starts the steps of one run over a second or more).
+   */
+  private async gather(): Promise<void> {
+    const counter = this.client.counters.get(ACCOUNT_UPDATE_COUNTER);
+    const scarce = !!counter && counter.remaining <= SCARCE_REMAINING && Date.now() < counter.reset * 1000;
+    const quietMs = scarce ? SCARCE_QUIET_MS : this.coalesceMs;
+    const maxMs = scarce ? SCARCE_MAX_WAIT_MS : GATHER_MAX_WAIT_MS;
+    const started = Date.now();
+    for (;;) {
+      const now = Date.now();
+      const quietFor = now - this.lastChangeAt;
+      const left = maxMs - (now - started);
+      if (quietFor >= quietMs || left <= 0) return;
+      await this.sleep(Math.min(quietMs - quietFor, left));
+    }
+  }
+
+  /** Resolves the written changes that `account` shows; returns the ones another writer undid. */
+  private check(account: Account): Pending[] {
+    const lost: Pending[] = [];
+    for (const p of this.unchecked) {
+      const alias = p.change.alias;
+      if (alias?.fields === null) {
+        const kept = !!account.aliases?.[alias.name];
+        if (kept && this.removalRule === "unknown") this.removalRule = "ignored";
+        if (!kept && this.removalRule === "unknown") this.removalRule = "honoured";
+        if (kept && this.removalRule === "honoured") lost.push(p);
+        else p.resolve({ account, aliasKept: kept });
+        continue;
+      }
+      const done =
+        (!alias || holds(account.aliases?.[alias.name], alias.fields)) &&
+        holds(account.minify, p.change.settings?.minify) &&
+        (!p.change.settings?.fetching ||
+          holds(account.fetching, readableFetching(p.change.settings.fetching)));
+      if (done) p.resolve({ account });
+      else lost.push(p);
+    }
+    this.unchecked = [];
+    const exhausted = lost.filter((p) => p.rounds >= MAX_ROUNDS);
+    for (const p of exhausted) {
+      p.reject(
+        new ProviderError(
+          `${p.change.resource}: another writer of account "${account.alias}" kept overwriting this change ` +
+            `(written ${p.rounds} times, each time undone by a write made from an older read); run \`pulumi up\` again`,
+        ),
+      );
+    }
+    return lost.filter((p) => p.rounds < MAX_ROUNDS);
+  }
+
+  /** One account update carrying every change of the batch, built on `account` (just read). */
+  private async write(account: Account, batch: Pending[]): Promise<void> {
+    const ready: Pending[] = [];
+    for (const p of batch) {
+      if (p.change.expectedAlias && p.change.expectedAlias !== account.alias) {
+        p.reject(refusal(p.change.resource, p.change.expectedAlias, account.alias, this.accountName));
+        continue;
+      }
+      if (!p.prepared) {
+        p.prepared = true;
+        try {
+          if (p.change.prepare?.(account) === "skip") {
+            p.resolve({ account });
+            continue;
+          }
+        } catch (err) {
+          p.reject(err);
+          continue;
+        }
+      }
+      ready.push(p);
+    }
+    const body = this.body(account, ready);
+    if (!body) {
+      // only removals the service is known to keep: nothing to send, the check says so
+      this.unchecked.push(...ready);
+      return;
+    }
+    try {
+      await this.client.ops.updateAccount({ body });
+    } catch (err) {
+      // one bad change must not fail the others: write them one by one to find it
+      if (ready.length > 1 && err instanceof MediahostError && err.kind === "http" && err.status === 400) {
+        for (const p of ready) await this.write(account, [p]);
+        return;
+      }
+      for (const p of ready) p.reject(err);
+      return;
+    }
+    for (const p of ready) p.rounds++;
+    this.unchecked.push(...ready);
+  }
+
+  /**
+   * The update body: settings as given; the alias map whole (the fresh read with the changes
+   * applied) — right whether the service merges or replaces the map — or, once it is known to
+   * merge, only the entries that change, so other writers' entries are never written back.
+   */
+  private body(account: Account, changes: Pending[]): AccountUpdate | undefined {
+    const body: AccountUpdate = {};
+    const aliasChanges = changes.flatMap((p) => (p.change.alias ? [p.change.alias] : []));
+    for (const p of changes) {
+      if (p.change.settings?.minify) body.minify = p.change.settings.minify;
+      if (p.change.settings?.fetching) body.fetching = p.change.settings.fetching;
+    }
+    if (aliasChanges.length > 0) {
+      const live = account.aliases ?? {};
+      const merges = this.removalRule === "ignored";
+      const map: Record<string, AliasUpdate> = merges
+        ? {}
+        : Object.fromEntries(Object.entries(live).map(([name, entry]) => [name, writableAlias(entry)]));
+      for (const { name, fields, exact } of aliasChanges) {
+        if (fields === null) delete map[name];
+        else map[name] = exact ? { ...fields } : { ...writableAlias(live[name]), ...map[name], ...fields };
+      }
+      if (!merges || Object.keys(map).length > 0) body.aliases = map;
+    }
+    return Object.keys(body).length > 0 ? body : undefined;
+  }
+}
+
+/** The error for a change whose credentials now reach another account than the one in the state. */
+export function refusal(
+  resource: string,
+  recorded: string,
+  reached: string,
+  accountName?: string,
+): ProviderError {
+  return new ProviderError(
+    `${resource}: refusing to act: it belongs to account "${recorded}" but the credentials` +
+      `${accountName ? ` for account name "${accountName}"` : ""} now reach account "${reached}". ` +
+      `Restore the credentials of "${recorded}", or remove the resource from the state with \`pulumi state delete\`.`,
+  );
+}

@@ -1,0 +1,114 @@
+// The shape of a resource kind: what one module under provider/resources declares. A kind states
+// only what is its own — its input schema (the one source of its shape: the SDK's types, the
+// diffed properties and the README's table derive from it), its replace and equivalence rules,
+// and its API calls. Everything kinds share (the account check, carrying `accountAlias`, read
+// inputs, "not found" meaning gone, the create journal, takeovers and holds, error shaping) is
+// the adapter's (provider/adapter.ts).
+import type { z } from "zod";
+import type { AccountContext } from "../account/context";
+import type { MediahostClient } from "../client";
+import type { Equivalence } from "../diff";
+
+/** Outputs every resource records besides its inputs and the kind's own outputs. */
+export interface Recorded {
+  /** The account name the resource uses (`account` input), if any. */
+  account?: string;
+  /** The alias of the account the credentials reached when the object was created. */
+  accountAlias: string;
+  /** Present when the resource took over an object that existed before: what to put back on delete. */
+  __adopted?: { prior?: unknown };
+  /** Present when the resource took over an object another resource of the stack held. */
+  __claim?: string;
+}
+
+/** What a kind's API calls work with, for one account. */
+export interface KindContext {
+  readonly client: MediahostClient;
+  /** The account's shared state in this provider process: cached account object, writer, per-run caches. */
+  readonly account: AccountContext;
+  /** The alias of the account this resource lives in. */
+  readonly accountAlias: string;
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface CreateContext extends KindContext {
+  /**
+   * The account the create lands in is known (kinds writing through the account writer learn it
+   * on the writer's read, and call this before anything is written): notes the create in the
+   * stack's journal. The adapter calls it itself for every other kind.
+   */
+  landed(accountAlias: string): void;
+  /**
+   * The object exists already. Returns when this resource may take it over — `adopt: true`, an
+   * interrupted earlier run of this stack created it, or it is this stack's own (left in place by
+   * a refused delete, or held by a resource being replaced) — and otherwise throws the error that
+   * says how to adopt it. `prior` is what the object held, put back when the resource is deleted
+   * after an adoption.
+   */
+  found(what: string, prior?: unknown): void;
+  /** Whether this create took over an object (after `found`). */
+  readonly tookOver: boolean;
+  /** The state of the resource this create replaces in this run, when the engine said so (a move). */
+  readonly replacing?: Record<string, unknown> & Recorded;
+}
+
+export interface DeleteContext extends KindContext {
+  /** Whether a `Folder` resource at `path` is being moved away (replaced) in this run. */
+  folderLeaving(path: string): boolean;
+  /**
+   * The resource leaves the state without touching the object, which stays this stack's: a later
+   * create of the same object by this stack takes it over without `adopt` (docs/reliability.md).
+   */
+  keep(reason: string): void;
+}
+
+/** What the README's resource table says about a kind. */
+export interface KindDocs {
+  /** The properties cell (every input must be named in it; a test checks). */
+  properties: string;
+  /** What happens on delete. */
+  delete: string;
+  /** What a refresh can see change. */
+  drift: string;
+}
+
+export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = object> {
+  readonly name: string;
+  /** Inputs, `account` excluded (every kind has it): a strict object, refinements allowed. */
+  readonly inputs: S;
+  /** The output-only properties the kind reports, as a zod shape (for the SDK's output types). */
+  readonly outputs: { [K in keyof X]: z.ZodType<X[K]> };
+  /** Properties whose change replaces the object (`account` is the adapter's to judge). */
+  readonly replaceOn: readonly (keyof z.output<S> & string)[];
+  readonly equivalent?: Partial<Record<keyof z.output<S> & string, Equivalence>>;
+  readonly deleteBeforeReplace?: boolean;
+  /** The object's natural key in its account, which is the resource's id (the account's alias for a singleton). */
+  id(inputs: z.output<S>, accountAlias?: string): string;
+  readonly docs: KindDocs;
+  /**
+   * The kind writes through the account writer, which checks the account on the read it makes
+   * just before each write: the adapter does not read the account first.
+   */
+  readonly viaAccountWriter?: boolean;
+
+  create(ctx: CreateContext, inputs: z.output<S>): Promise<X>;
+  /** The managed properties as they are now (the adapter keeps the rest); undefined when gone. */
+  read(ctx: KindContext, olds: State<S, X>): Promise<Partial<z.output<S> & X> | undefined>;
+  update(ctx: KindContext, olds: State<S, X>, news: z.output<S>): Promise<X>;
+  delete(ctx: DeleteContext, olds: State<S, X>): Promise<void>;
+}
+
+/** A resource's recorded outputs: its inputs, its own outputs and what the adapter records. */
+export type State<S extends z.ZodObject, X extends object> = z.output<S> & X & Recorded;
+
+/** Declares a kind with its types checked (no behaviour of its own). */
+export function defineKind<S extends z.ZodObject, X extends object>(kind: Kind<S, X>): Kind<S, X> {
+  return kind;
+}
+
+/** The inputs a kind's SDK class takes: the schema's input type plus `account`. */
+export type InputsOf<K> = K extends Kind<infer S, object> ? z.input<S> & { account?: string } : never;
+/** The outputs a kind's SDK class exposes. */
+export type OutputsOf<K> =
+  K extends Kind<infer S, infer X> ? z.output<S> & X & { account?: string; accountAlias: string } : never;

@@ -1,0 +1,113 @@
+// The resource classes programs use. Each is made from its kind (provider/resources/*): the
+// arguments and outputs are the kind's zod schema's types, so a property exists in one place only.
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { FetchingUpdate } from "../provider/api/schemas";
+import type { accountSettings } from "../provider/resources/account-settings";
+import type { alias } from "../provider/resources/alias";
+import type { customDomain } from "../provider/resources/custom-domain";
+import type { folder } from "../provider/resources/folder";
+import type { folderMeta } from "../provider/resources/folder-meta";
+import type { folderOptions } from "../provider/resources/folder-options";
+import type { subAccount } from "../provider/resources/sub-account";
+import { type ArgsOf, type DeepInput, type OutputsOf, resourceClass } from "./resource";
+
+export type FolderArgs = ArgsOf<typeof folder>;
+/** A folder of the account's file tree. Missing parents are created; only this folder is managed. */
+export class Folder extends resourceClass<typeof folder>("Folder", { cdnUrl: true }) {}
+
+export type FolderOptionsArgs = ArgsOf<typeof folderOptions>;
+/** The options of one folder. Only the options given are managed; deleting unsets them. */
+export class FolderOptions extends resourceClass<typeof folderOptions>("FolderOptions", {}) {}
+
+export type FolderMetaArgs = ArgsOf<typeof folderMeta>;
+/** Title, description and tags of a folder or file. Only the fields given are managed; deleting clears them. */
+export class FolderMeta extends resourceClass<typeof folderMeta>("FolderMeta", {}) {}
+
+export type AliasArgs = ArgsOf<typeof alias>;
+/**
+ * One address alias of the account. Only the fields given are managed. Writes of several aliases
+ * in one run are gathered into one account update. The API cannot delete an alias: on delete the
+ * map is written without it and read back; if the service kept it, a warning says so.
+ */
+export class Alias extends resourceClass<typeof alias>("Alias", { customDomain: true }) {}
+
+export type CustomDomainArgs = ArgsOf<typeof customDomain>;
+/** A custom CDN domain of an alias, read back from the alias entry. */
+export class CustomDomain extends resourceClass<typeof customDomain>("CustomDomain", {}) {}
+
+export type SubAccountArgs = ArgsOf<typeof subAccount>;
+/**
+ * A sub-account (shares the parent's plan). The API cannot list or read sub-accounts, so drift is
+ * invisible: refresh keeps the state, and one deleted elsewhere is noticed only on delete.
+ */
+export class SubAccount extends resourceClass<typeof subAccount>("SubAccount", {}) {}
+
+/** Remote fetching as the API takes it, credentials included (they are stored as secrets). */
+export type FetchingArgs = DeepInput<z.input<typeof FetchingUpdate>>;
+type Fetching = z.output<typeof FetchingUpdate>;
+
+export type AccountSettingsArgs = Omit<ArgsOf<typeof accountSettings>, "fetching" | "fetchingSecrets"> & {
+  /** Remote fetching of files missing from the account. Its password and S3 secret key are stored as secrets. */
+  fetching?: FetchingArgs;
+};
+type AccountSettingsOutputs = Omit<OutputsOf<typeof accountSettings>, "fetching" | "fetchingSecrets"> & {
+  /** The fetching options, without the write-only credentials. */
+  readonly fetching: pulumi.Output<Fetching | undefined>;
+};
+
+/** Where the write-only credentials sit in `fetching`. */
+const CREDENTIALS = [
+  ["http", "auth", "password"],
+  ["s3", "secretAccessKey"],
+];
+
+/**
+ * `value` without the values at `paths`. Plain objects are walked; a value the program computed
+ * (an Output or a promise) is stripped inside it, and keeps its own secrecy: whatever the program
+ * marked secret stays secret, at any depth.
+ */
+function without(value: unknown, paths: string[][]): unknown {
+  if (paths.length === 0) return value;
+  if (pulumi.Output.isInstance(value) || value instanceof Promise) {
+    return pulumi.output(value).apply((v) => without(v, paths));
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const here = paths.filter((p) => p[0] === key);
+    if (here.some((p) => p.length === 1)) continue;
+    out[key] =
+      here.length > 0
+        ? without(
+            v,
+            here.map((p) => p.slice(1)),
+          )
+        : v;
+  }
+  return out;
+}
+
+/**
+ * `fetching` without its write-only credentials, and the credentials alone, always secret. They
+ * travel as two properties because Pulumi keeps dynamic-provider secrecy per top-level property:
+ * inside `fetching` they would hide every fetching field (and its drift) behind "[secret]".
+ */
+function splitSecrets(args: AccountSettingsArgs): object {
+  if (args.fetching === undefined) return args;
+  const whole = pulumi.output(args.fetching as pulumi.Input<Fetching>);
+  const fetchingSecrets = pulumi.secret(
+    whole.apply((f) => ({ httpPassword: f.http?.auth?.password, s3SecretAccessKey: f.s3?.secretAccessKey })),
+  );
+  return { ...args, fetching: without(args.fetching, CREDENTIALS), fetchingSecrets };
+}
+
+/**
+ * The account singleton's minify and remote-fetching options. Only the groups given are managed.
+ * Secrets are write-only at the service, so their drift cannot be seen.
+ */
+export class AccountSettings extends resourceClass<
+  typeof accountSettings,
+  AccountSettingsArgs,
+  AccountSettingsOutputs
+>("AccountSettings", { cdnUrl: true }, splitSecrets) {}
