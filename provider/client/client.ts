@@ -30,8 +30,13 @@ export interface ClientOptions {
   backoff?: { baseMs: number; maxMs: number };
   /** Longest wait for a rate-limit reset before failing instead. Default 60 s. */
   maxRateLimitWaitMs?: number;
-  /** Per request: time to the response headers and between body chunks. Default 30 s. */
-  requestTimeoutMs?: number;
+  /**
+   * Each operation's deadline: every attempt, retry and backoff of one call, its body included,
+   * ends within it (waiting for a rate-limit reset is bounded on its own). Default 30 s.
+   */
+  deadlineMs?: number;
+  /** One attempt's share of the deadline at most, so that a hung connection is retried in time. Default 10 s. */
+  attemptTimeoutMs?: number;
   /** Token lifetime to ask for (5..604800 s); the service default is 1200 s. */
   tokenLifetimeSeconds?: number;
   dispatcher?: Dispatcher;
@@ -107,7 +112,8 @@ export class MediahostClient {
   private readonly maxAttempts: number;
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly maxRateLimitWaitMs: number;
-  private readonly timeoutMs: number;
+  private readonly deadlineMs: number;
+  private readonly attemptTimeoutMs: number;
   private readonly tokenLifetime?: number;
   private readonly onEvent: (event: ClientEvent) => void;
   private readonly random: () => number;
@@ -127,7 +133,8 @@ export class MediahostClient {
     this.maxAttempts = options.maxAttempts ?? 6;
     this.backoff = options.backoff ?? { baseMs: 200, maxMs: 5_000 };
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
-    this.timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.deadlineMs = options.deadlineMs ?? 30_000;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
     this.tokenLifetime = options.tokenLifetimeSeconds;
     this.onEvent = options.onEvent ?? (() => {});
     this.random = options.random ?? Math.random;
@@ -153,40 +160,54 @@ export class MediahostClient {
     let rateLimitWaits = 0;
     // set once an attempt may have reached the service without us seeing its answer
     let mayHaveApplied = false;
+    const started = Date.now();
+    let deadline = started + this.deadlineMs;
     for (;;) {
       attempt++;
       const token = spec.auth === false ? undefined : await this.token();
-      let response: Dispatcher.ResponseData;
+      const left = deadline - Date.now();
+      if (left <= 0) throw this.timedOut(name, subject, attempt - 1, started);
+      const budget = Math.min(left, this.attemptTimeoutMs);
+      let response: Answer;
       try {
-        response = await this.send(spec, query, body, token);
+        response = await this.send(spec, query, body, token, budget);
       } catch (err) {
         const code = (err as { code?: string }).code ?? "";
+        const timedOut = isTimeout(err);
         const notSent = NOT_SENT.has(code);
         this.onEvent({ type: "request", operation: name, status: "network", attempt });
-        const reason = this.redactor.redact(`${code || "error"}: ${(err as Error).message}`);
+        const reason = timedOut
+          ? `no answer within ${seconds(budget)} s`
+          : this.redactor.redact(`${code || "error"}: ${(err as Error).message}`);
         if (!notSent) mayHaveApplied = true;
         if (attempt < this.maxAttempts && (notSent || spec.retry.kind !== "never")) {
-          await this.backoffBefore(name, attempt, reason);
+          if (Date.now() >= deadline) throw this.timedOut(name, subject, attempt, started);
+          await this.backoffBefore(name, attempt, reason, deadline);
           continue;
         }
+        if (timedOut) throw this.timedOut(name, subject, attempt, started);
         throw new MediahostError({
           kind: "network",
           operation: name,
           subject,
-          serviceMessage: reason,
+          serviceMessage: `${this.host}: ${reason}`,
           attempts: attempt,
         });
       }
       this.stats.requests[name] = (this.stats.requests[name] ?? 0) + 1;
-      this.onEvent({ type: "request", operation: name, status: response.statusCode, attempt });
+      this.onEvent({ type: "request", operation: name, status: response.status, attempt });
       for (const [counter, state] of countersFromHeaders(response.headers)) this.counters.set(counter, state);
 
-      if (response.statusCode >= 200 && response.statusCode < 300) {
-        return (await this.parse(name, subject, spec, response)) as OperationOutput<N>;
+      const ok = response.status >= 200 && response.status < 300;
+      // an error body on an operation whose success has none: the error it names, whatever the
+      // status (the service answers mkdir of an existing path with 200 and such a body)
+      const named = errorBody(response.text);
+      if (ok && !(named && (spec.response === "empty" || spec.response === "text"))) {
+        return this.parse(name, subject, spec, response) as OperationOutput<N>;
       }
-      const message = this.redactor.redact(await serviceMessage(response));
+      const message = this.redactor.redact(named?.message ?? serviceMessage(response.text));
 
-      if (response.statusCode === 401 && token && !retried401) {
+      if (response.status === 401 && token && !retried401) {
         // the token was revoked or expired early: mint a new one once and try again
         retried401 = true;
         attempt--;
@@ -194,7 +215,7 @@ export class MediahostClient {
         await this.tokens.renew(this.tokenKey, token, () => this.mint());
         continue;
       }
-      if (response.statusCode === 429) {
+      if (response.status === 429) {
         const { counter, resetAt } = rateLimitFrom(response.headers, message);
         const waitMs = resetAt ? resetAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
         if (waitMs <= this.maxRateLimitWaitMs && rateLimitWaits < 3) {
@@ -204,6 +225,8 @@ export class MediahostClient {
           const delay = Math.max(0, waitMs) + 250 + Math.floor(this.random() * 250);
           this.onEvent({ type: "rateLimitWait", operation: name, counter, waitMs: delay });
           await this.sleep(delay);
+          // the wait has its own bound: it does not eat the operation's deadline
+          deadline += delay;
           continue;
         }
         throw new MediahostError({
@@ -219,9 +242,10 @@ export class MediahostClient {
       const error = new MediahostError({
         kind: "http",
         operation: name,
-        status: response.statusCode,
+        status: response.status,
         subject,
         serviceMessage: message,
+        serviceName: named?.name,
         attempts: attempt,
       });
       if (mayHaveApplied && spec.retry.kind === "conflictMeansDone") {
@@ -230,24 +254,45 @@ export class MediahostClient {
         if (done) return spec.doneResult?.(raw) as OperationOutput<N>;
       }
       if (
-        RETRYABLE_STATUS.has(response.statusCode) &&
+        RETRYABLE_STATUS.has(response.status) &&
         spec.retry.kind !== "never" &&
         attempt < this.maxAttempts
       ) {
         mayHaveApplied = true;
-        await this.backoffBefore(name, attempt, `HTTP ${response.statusCode}`);
+        if (Date.now() >= deadline) throw this.timedOut(name, subject, attempt, started);
+        await this.backoffBefore(name, attempt, `HTTP ${response.status}`, deadline);
         continue;
       }
       throw error;
     }
   }
 
+  /** The host the client talks to, for messages. */
+  private get host(): string {
+    return new URL(this.baseUrl).host;
+  }
+
+  private timedOut(operation: string, subject: string | undefined, attempts: number, started: number) {
+    return new MediahostError({
+      kind: "timeout",
+      operation,
+      subject,
+      serviceMessage:
+        `no answer from ${this.host} within ${seconds(Date.now() - started)} s ` +
+        `(${attempts} attempt${attempts === 1 ? "" : "s"}; the deadline is mediahost:operationTimeoutSeconds, ` +
+        `${seconds(this.deadlineMs)} s)`,
+      attempts,
+    });
+  }
+
+  /** One attempt: the request and its whole answer, within `budgetMs`. */
   private async send(
     spec: OperationSpec,
     query: Record<string, unknown> | undefined,
     body: unknown,
     token: string | undefined,
-  ): Promise<Dispatcher.ResponseData> {
+    budgetMs: number,
+  ): Promise<Answer> {
     const url = new URL(this.baseUrl + spec.path);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -255,24 +300,31 @@ export class MediahostClient {
     const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "application/json" };
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
-    return request(url, {
+    // the signal bounds the body too: a body that trickles in never outlasts the attempt
+    const signal = AbortSignal.timeout(budgetMs);
+    const response = await request(url, {
       method: spec.method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       dispatcher: this.dispatcher,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
+      headersTimeout: budgetMs,
+      bodyTimeout: budgetMs,
+      signal,
     });
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    if (ok && spec.response === "binary") {
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        bytes: new Uint8Array(await response.body.arrayBuffer()),
+      };
+    }
+    return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
   }
 
-  private async parse(
-    name: string,
-    subject: string | undefined,
-    spec: OperationSpec,
-    response: Dispatcher.ResponseData,
-  ) {
-    if (spec.response === "binary") return new Uint8Array(await response.body.arrayBuffer());
-    const text = await response.body.text();
+  private parse(name: string, subject: string | undefined, spec: OperationSpec, answer: Answer) {
+    if (spec.response === "binary") return answer.bytes ?? new Uint8Array();
+    const text = answer.text ?? "";
     if (spec.response === "empty") return undefined;
     if (spec.response === "text") return text;
     let json: unknown;
@@ -311,10 +363,15 @@ export class MediahostClient {
     return { token: result.token, renewAt: renewTime(issuedAt, result.expiresIn) };
   }
 
-  private async backoffBefore(operation: string, attempt: number, reason: string): Promise<void> {
+  private async backoffBefore(
+    operation: string,
+    attempt: number,
+    reason: string,
+    deadline: number,
+  ): Promise<void> {
     this.stats.retries++;
     const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempt - 1));
-    const delayMs = Math.floor(this.random() * ceiling);
+    const delayMs = Math.max(0, Math.min(Math.floor(this.random() * ceiling), deadline - Date.now()));
     this.onEvent({ type: "retry", operation, attempt, reason, delayMs });
     await this.sleep(delayMs);
   }
@@ -337,16 +394,49 @@ function validate(
   throw new MediahostError({ kind: "invalid", operation, subject, issues });
 }
 
-/** The service's text for an error: `message`, then `error`, then `name` (observed.md). */
-async function serviceMessage(response: Dispatcher.ResponseData): Promise<string> {
-  const text = await response.body.text().catch(() => "");
+/** One attempt's answer, read whole. */
+interface Answer {
+  status: number;
+  headers: Dispatcher.ResponseData["headers"];
+  text?: string;
+  bytes?: Uint8Array;
+}
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+/** Whether an attempt ended because its time ran out (the signal, or undici's own timeouts). */
+function isTimeout(err: unknown): boolean {
+  const e = err as { name?: string; code?: string };
+  return (
+    e.name === "TimeoutError" ||
+    e.name === "AbortError" ||
+    e.code === "UND_ERR_HEADERS_TIMEOUT" ||
+    e.code === "UND_ERR_BODY_TIMEOUT"
+  );
+}
+
+/** A body that names an error: a JSON object with string `name` and `message` (docs/api.md#errors). */
+function errorBody(text: string | undefined): { name: string; message: string } | undefined {
+  if (!text || text[0] !== "{") return undefined;
   try {
     const json = JSON.parse(text) as Record<string, unknown>;
+    if (typeof json.name === "string" && typeof json.message === "string")
+      return { name: json.name, message: json.message };
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
+
+/** The service's text for an error: `message`, then `error`, then `name` (docs/api.md#errors). */
+function serviceMessage(text: string | undefined): string {
+  try {
+    const json = JSON.parse(text ?? "") as Record<string, unknown>;
     for (const key of ["message", "error", "name"]) {
       if (typeof json[key] === "string" && json[key]) return json[key] as string;
     }
   } catch {
     // not JSON: fall through to the raw text
   }
-  return text.slice(0, 500);
+  return (text ?? "").slice(0, 500);
 }

@@ -6,7 +6,9 @@ export type MediahostErrorKind =
   | "http" // the service answered with an error status
   | "invalid" // the input broke a rule of the API; nothing was sent
   | "rateLimited" // a counter is exhausted and its reset is too far to wait for
-  | "network" // no answer: connection refused, reset, timed out
+  | "network" // no answer: connection refused or reset
+  | "timeout" // no answer within the operation's deadline (or a job not finished within its own)
+  | "job" // an asynchronous job the service ran reported a failure
   | "response"; // the answer does not have the documented shape
 
 export interface MediahostErrorDetails {
@@ -103,6 +105,10 @@ function describe(d: MediahostErrorDetails): string {
       );
     case "network":
       return `${d.operation}${about}: no answer from the service after ${d.attempts ?? 1} attempt(s): ${d.serviceMessage ?? "network error"}`;
+    case "timeout":
+      return `${d.operation}${about}: ${d.serviceMessage ?? "no answer in time"}`;
+    case "job":
+      return `${d.operation}${about}: the job failed: ${d.serviceMessage ?? "no reason given"}`;
     case "response":
       return `${d.operation}${about}: unexpected response from the service: ${d.serviceMessage ?? ""}`;
     default:

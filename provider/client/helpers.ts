@@ -68,18 +68,17 @@ export async function waitForJob(
       const word = status.status?.toLowerCase();
       if (word === "failed" || word === "error" || status.error) {
         throw new MediahostError({
-          kind: "http",
+          kind: "job",
           operation: pollOperation[kind],
-          status: 200,
           subject: `job ${id}`,
-          serviceMessage: status.error ?? `job ${word}`,
+          serviceMessage: status.error ?? `it says ${word}`,
         });
       }
       return status;
     }
     if (Date.now() + interval > deadline) {
       throw new MediahostError({
-        kind: "network",
+        kind: "timeout",
         operation: pollOperation[kind],
         subject: `job ${id}`,
         serviceMessage: `job not finished after ${Math.round(timeoutMs / 1000)} s (progress ${status.progress})`,

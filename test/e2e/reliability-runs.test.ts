@@ -257,6 +257,19 @@ describe("runs that go wrong", async () => {
     }
   });
 
+  it("credentials rotated at the service: up --refresh fails with one clear line per resource, no stack trace", async () => {
+    await p.stack.setConfig("mediahost:clientSecret", { value: "rotated-elsewhere-51c0", secret: true });
+    try {
+      const run = await cli(["up", "--refresh", "--yes", "--skip-preview"]);
+      expect(run.code).not.toBe(0);
+      expect(run.out).toMatch(/token: HTTP 401: Invalid client credentials/);
+      expect(run.out).not.toMatch(/^\s+at .*\(.*:\d+:\d+\)$/m);
+      expect(run.out).not.toContain("rotated-elsewhere-51c0");
+    } finally {
+      await p.stack.setConfig("mediahost:clientSecret", { value: "demo-secret", secret: true });
+    }
+  });
+
   it("keeps the client secret, fetching password, S3 secret key and a user's s3Secret out of state, output and logs", async () => {
     await p.stack.setConfig("user", { value: userIdOfOwner });
     // finishes the /v4 change the refused run left, with verbose logs on

@@ -1,5 +1,6 @@
 // Folder, FolderOptions and FolderMeta against the emulator over HTTP.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { putFile } from "./helpers/files";
 import { type Harness, startHarness } from "./helpers/harness";
 
 let h: Harness;
@@ -172,5 +173,38 @@ describe("FolderMeta", () => {
     const meta = await h.api().ops.getMeta({ query: { filename: "/m" } });
     expect(meta.title ?? "").toBe("");
     expect(meta.tags ?? []).toEqual([]);
+  });
+});
+
+describe("a folder whose path has become a file", () => {
+  it("is reported gone by Folder, FolderOptions and FolderMeta, also below it, instead of failing the refresh", async () => {
+    const made = {
+      folder: await h.create("Folder", { path: "/x/y" }),
+      options: await h.create("FolderOptions", { path: "/x/y", scanSpins: true }),
+      meta: await h.create("FolderMeta", { path: "/x/y", title: "Y" }),
+    };
+    // out of band: /x is deleted with everything in it, and a file takes its place
+    const { id } = await h.api().ops.startBatchDelete({ body: { filenames: ["/x"] } });
+    for (let i = 0; i < 50 && (await h.api().ops.getBatchDeleteJob({ query: { id } })).progress < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await putFile(h.api(), "/x", "now a file");
+    h.configure();
+    expect((await h.refresh("Folder", made.folder.id, made.folder.outs, { path: "/x/y" })).gone).toBe(true);
+    expect(
+      (
+        await h.refresh("FolderOptions", made.options.id, made.options.outs, {
+          path: "/x/y",
+          scanSpins: true,
+        })
+      ).gone,
+    ).toBe(true);
+    expect(
+      (await h.refresh("FolderMeta", made.meta.id, made.meta.outs, { path: "/x/y", title: "Y" })).gone,
+    ).toBe(true);
+    // the folder itself a file: its options are gone with it (its meta is then the file's, as a
+    // FolderMeta manages whatever is at its path)
+    const atX = { ...made.options.outs, path: "/x" };
+    expect((await h.refresh("FolderOptions", "/x", atX, { path: "/x", scanSpins: true })).gone).toBe(true);
   });
 });

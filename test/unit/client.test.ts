@@ -468,3 +468,101 @@ describe("helpers", () => {
     expect(done.result).toHaveLength(1);
   });
 });
+
+describe("deadlines", () => {
+  it("a service that accepts connections and never answers fails within the deadline, naming host, operation and time", async () => {
+    server = await startServer(() => {
+      // never answers
+    });
+    const { client } = clientFor(server.url, { deadlineMs: 1_200, attemptTimeoutMs: 400, sleep: undefined });
+    const started = Date.now();
+    const err = (await client.ops.getAccount().catch((e) => e)) as MediahostError;
+    const waited = Date.now() - started;
+    expect(err.kind).toBe("timeout");
+    // the token request is the first to hang
+    expect(err.message).toMatch(
+      /^token: no answer from 127\.0\.0\.1:\d+ within 1\.\d s \(3 attempts; the deadline is mediahost:operationTimeoutSeconds, 1\.2 s\)$/,
+    );
+    expect(waited).toBeGreaterThanOrEqual(1_100);
+    expect(waited).toBeLessThan(2_500);
+  });
+
+  it("a body that trickles in forever is bounded by the deadline too", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"alias":"demo"');
+      const drip = setInterval(() => res.write(" "), 50);
+      res.on("close", () => clearInterval(drip));
+    });
+    const { client } = clientFor(server.url, { deadlineMs: 1_000, attemptTimeoutMs: 400, sleep: undefined });
+    const started = Date.now();
+    const err = (await client.ops.getAccount().catch((e) => e)) as MediahostError;
+    expect(err.kind).toBe("timeout");
+    expect(err.message).toMatch(/^getAccount: no answer from 127\.0\.0\.1:\d+ within 1(\.\d)? s/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("errors that arrive as success", () => {
+  it("reads an error body under HTTP 200 as the error it names (mkdir of an existing path)", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 200, { name: "RiakFsError", message: "Path already exists: /a" });
+    });
+    const { client } = clientFor(server.url);
+    const err = (await client.ops.mkdir({ query: { dirname: "/a" } }).catch((e) => e)) as MediahostError;
+    expect(err).toBeInstanceOf(MediahostError);
+    expect(err.status).toBe(200);
+    expect(err.serviceName).toBe("RiakFsError");
+    expect(err.isConflictExists).toBe(true);
+    expect(err.message).toBe("mkdir (/a): HTTP 200: Path already exists: /a");
+  });
+
+  it("a lost mkdir answer whose retry says (under 200) the path exists counts as done", async () => {
+    const state = { issued: 0, mkdirs: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      state.mkdirs++;
+      if (state.mkdirs === 1) return void res.socket?.destroy();
+      json(res, 200, { name: "RiakFsError", message: "Path already exists: /a" });
+    });
+    const { client } = clientFor(server.url);
+    await expect(client.ops.mkdir({ query: { dirname: "/a" } })).resolves.toBe(undefined);
+    expect(state.mkdirs).toBe(2);
+  });
+
+  it("a JSON answer that has a name and a message is data, where the operation answers JSON", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 200, [{ userId: "u", role: "owner", name: "x", message: "y" }]);
+    });
+    const { client } = clientFor(server.url);
+    expect(await client.ops.listUsers()).toHaveLength(1);
+  });
+});
+
+describe("jobs", () => {
+  it("a failed job is a job error, not an HTTP error; one that never ends is a timeout", async () => {
+    const state = { issued: 0 };
+    let progress = { progress: 100, status: "failed", error: "disk on fire" } as Record<string, unknown>;
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 200, progress);
+    });
+    const { client } = clientFor(server.url);
+    const failed = (await waitForJob(client, "zip", "j1").catch((e) => e)) as MediahostError;
+    expect(failed.kind).toBe("job");
+    expect(failed.status).toBeUndefined();
+    expect(failed.message).toBe("getZipJob (job j1): the job failed: disk on fire");
+    progress = { progress: 10 };
+    const slow = (await waitForJob(client, "zip", "j2", { timeoutMs: 300, intervalMs: 100 }).catch(
+      (e) => e,
+    )) as MediahostError;
+    expect(slow.kind).toBe("timeout");
+    expect(slow.message).toMatch(/^getZipJob \(job j2\): job not finished after 0 s \(progress 10\)$/);
+  });
+});

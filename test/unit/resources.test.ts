@@ -259,3 +259,36 @@ describe("diff", () => {
     });
   });
 });
+
+describe("inputs that could never converge or would preview wrongly", () => {
+  it("refuses credentials for fetching auth that is disabled: the service keeps none, so no up could converge", async () => {
+    const fetching = (auth: Record<string, unknown>) => ({
+      fetching: { enabled: true, type: "http", http: { url: "https://o.example", auth } },
+    });
+    expect(await failures("AccountSettings", fetching({ enabled: false, username: "u" }))).toEqual([
+      "fetching.http.auth.username: must not be set when auth.enabled is false (the service does not keep it)",
+    ]);
+    expect(
+      await failures("AccountSettings", {
+        ...fetching({ enabled: false }),
+        fetchingSecrets: { httpPassword: "p" },
+      }),
+    ).toEqual([
+      "fetching.http.auth.password: must not be set when auth.enabled is false (the service does not keep it)",
+    ]);
+    expect(await failures("AccountSettings", fetching({ enabled: false }))).toEqual([]);
+  });
+
+  it("normalizes the known values beside an unknown one, so a preview shows no spurious replace", async () => {
+    const checked = await provider.check("FolderMeta", {}, { ...PROVIDER, path: "/shoes/", tags: UNKNOWN });
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs.path).toBe("/shoes");
+    const d = await provider.diff(
+      "FolderMeta",
+      "/shoes",
+      { path: "/shoes", tags: ["a"], accountAlias: "demo" },
+      checked.inputs,
+    );
+    expect(d).toMatchObject({ changes: true, diffs: ["tags"], replaces: [] });
+  });
+});
