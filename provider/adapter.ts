@@ -271,7 +271,8 @@ export class Lifecycle {
         result.failures.push({ property: "account", reason: (err as Error).message });
       }
     }
-    return { inputs: { ...result.inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures: result.failures };
+    const inputs: Props = { ...result.inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] };
+    return { inputs, failures: result.failures };
   }
 
   /**

@@ -417,7 +417,7 @@ function isTimeout(err: unknown): boolean {
 
 /** A body that names an error: a JSON object with string `name` and `message` (docs/api.md#errors). */
 function errorBody(text: string | undefined): { name: string; message: string } | undefined {
-  if (!text || text[0] !== "{") return undefined;
+  if (!text?.startsWith("{")) return undefined;
   try {
     const json = JSON.parse(text) as Record<string, unknown>;
     if (typeof json.name === "string" && typeof json.message === "string")
