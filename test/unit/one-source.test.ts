@@ -1,0 +1,47 @@
+// One source for each kind's shape (provider/resources): the README's resource table is the one
+// the kinds make, and names every input of every kind's schema; the diffed properties are the
+// schema's keys; every kind is registered, and the SDK exports a class for it. (The SDK's types
+// are the schema's types: the compiler holds those.)
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as provider from "../../provider";
+import { kinds } from "../../provider/resources";
+import type { Kind } from "../../provider/resources/kind";
+import { inputsOf, resourceTable } from "../../scripts/readme-resources";
+
+const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
+
+describe("one source for each kind's shape", () => {
+  it("the README's resource table is the one the kinds make (run `npm run docs` after changing a kind)", () => {
+    expect(readme).toContain(resourceTable());
+  });
+
+  it("each kind's README row names every input of its schema", () => {
+    for (const k of Object.values(kinds)) {
+      const kind = k as unknown as Kind;
+      for (const input of inputsOf(kind))
+        expect(kind.docs.properties, `${kind.name}.${input}`).toContain(`\`${input}`);
+    }
+  });
+
+  it("each kind diffs exactly its schema's inputs and account", async () => {
+    provider.configure({ config: { get: () => undefined } });
+    for (const [name, k] of Object.entries(kinds)) {
+      const kind = k as unknown as Kind;
+      const olds = Object.fromEntries(Object.keys(kind.inputs.shape).map((key) => [key, "old"]));
+      const news = Object.fromEntries(Object.keys(kind.inputs.shape).map((key) => [key, "new"]));
+      const d = await provider.diff(name, "id", { ...olds, account: "a" }, { ...news, account: "b" });
+      expect(d.diffs.sort(), name).toEqual(["account", ...Object.keys(kind.inputs.shape)].sort());
+    }
+  });
+
+  it("the SDK has a class for every kind, and the registry names each kind as the kind names itself", () => {
+    // the built SDK, as programs load it
+    const sdk = require(join(__dirname, "../../dist/sdk")) as Record<string, unknown>;
+    for (const [name, kind] of Object.entries(kinds)) {
+      expect((kind as unknown as Kind).name).toBe(name);
+      expect(typeof sdk[name], name).toBe("function");
+    }
+  });
+});
