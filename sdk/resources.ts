@@ -17,7 +17,7 @@ export type FolderArgs = ArgsOf<typeof folder>;
 export class Folder extends resourceClass<typeof folder>("Folder", { cdnUrl: true }) {}
 
 export type FolderOptionsArgs = ArgsOf<typeof folderOptions>;
-/** The options of one folder. Only the options given are managed; deleting unsets them. */
+/** The options of one folder. Only the options given are managed; deleting leaves them (they go with the folder). */
 export class FolderOptions extends resourceClass<typeof folderOptions>("FolderOptions", {}) {}
 
 export type FolderMetaArgs = ArgsOf<typeof folderMeta>;

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { schemas } from "../api";
 import { type ClientOptions, MediahostClient } from "../client";
 import type { Credentials } from "../config";
+import { Listings } from "./listings";
 import { AccountWriter, refusal, type WriterOptions } from "./writer";
 
 type Account = z.infer<typeof schemas.Account>;
@@ -45,6 +46,8 @@ export class AccountContext {
   readonly client: MediahostClient;
   readonly writer: AccountWriter;
   readonly folders = new FolderFacts();
+  /** Folder listings of this run, which answer for the existence of many entries at once. */
+  readonly listings: Listings;
   private latest?: Promise<Account>;
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -56,6 +59,7 @@ export class AccountContext {
   ) {
     this.client = new MediahostClient({ ...credentials, ...options.client });
     this.writer = new AccountWriter(name, this.client, (account) => this.remember(account), options.writer);
+    this.listings = new Listings(this.client);
   }
 
   /**

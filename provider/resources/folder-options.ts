@@ -4,8 +4,10 @@
 // so a write sends the whole set: the folder's options read just before, with the managed ones
 // changed — right under either rule, never dropping an option the program does not manage — and
 // reads them back after, writing again what another writer undid. Writes of one folder's options
-// never interleave within the process. Delete unsets the managed keys (or, after `adopt`, puts back
-// what was there); a service that merges the set cannot unset a key, which delete then says.
+// never interleave within the process. Delete leaves the options as they are: they go with their
+// folder, which is usually deleted next, and unsetting them would cost three calls per folder on
+// every destroy (and is impossible if the service merges the set). An adopted resource puts back
+// what it found; a service that merges the set cannot unset a key, which delete then says.
 import { z } from "zod";
 import { FolderOptions } from "../api/schemas";
 import { ProviderError } from "../errors";
@@ -92,7 +94,7 @@ export const folderOptions = defineKind({
   docs: {
     properties: "`path`, `scanSpins`, `nameSpinsAfterFolder`, `allowListing`, `adopt`",
     delete:
-      "unsets the options it managed (an adopted resource puts back what it found); a service that merges the set cannot unset them, which is logged",
+      "leaves the options (they go with the folder); an adopted resource puts back what it found",
     drift: "each managed option; one no longer set reads as unset",
   },
 
@@ -131,7 +133,8 @@ export const folderOptions = defineKind({
       ctx.keep("left with its folder, which this run moves");
       return;
     }
-    const prior = (olds.__adopted?.prior ?? {}) as Values;
+    if (!olds.__adopted) return;
+    const prior = (olds.__adopted.prior ?? {}) as Values;
     const changes: Changes = Object.fromEntries(
       KEYS.filter((k) => olds[k] !== undefined).map((k) => [k, prior[k] ?? null]),
     );

@@ -125,8 +125,13 @@ export const folder = defineKind({
   },
 
   async read(ctx, olds) {
-    const stat = await ctx.client.ops.stat({ query: { filename: olds.path } });
-    return stat.isDirectory ? {} : undefined;
+    // the parent's listing answers for many folders at once; `stat` where it cannot
+    const entry = await ctx.account.listings.lookup(olds.path);
+    const isDirectory =
+      entry === "stat"
+        ? (await ctx.client.ops.stat({ query: { filename: olds.path } })).isDirectory
+        : entry?.isDirectory;
+    return isDirectory ? {} : undefined;
   },
 
   async update(_ctx, olds) {

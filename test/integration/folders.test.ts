@@ -208,3 +208,33 @@ describe("a folder whose path has become a file", () => {
     expect((await h.refresh("FolderOptions", "/x", atX, { path: "/x", scanSpins: true })).gone).toBe(true);
   });
 });
+
+describe("refresh at the cost of the tree", () => {
+  it("reads 150 sibling folders from their parent's listing: 2 pages, no stat", async () => {
+    const n = 150;
+    await h.api().ops.mkdir({ query: { dirname: "/many" } });
+    const made = await Promise.all(
+      Array.from({ length: n }, (_, i) => h.create("Folder", { path: `/many/f${i}` })),
+    );
+    await h.api().ops.deleteFile({ query: { filename: "/many/f7" } });
+    await h.api().ops.deleteFile({ query: { filename: "/many/f9" } });
+    await putFile(h.api(), "/many/f9", "a file now");
+    h.configure(); // a new run
+    h.mark();
+    const refreshed = await Promise.all(
+      made.map((m) => h.refresh("Folder", m.id, m.outs, { path: m.outs.path })),
+    );
+    expect(refreshed.filter((r) => r.gone).length).toBe(2);
+    expect(refreshed[7]?.gone).toBe(true);
+    expect(refreshed[9]?.gone).toBe(true);
+    expect(h.calls()).toEqual({ token: 1, getAccount: 1, readdir: 2 });
+  });
+
+  it("reads a lone folder, or one whose parent cannot be listed, with stat", async () => {
+    const lone = await h.create("Folder", { path: "/solo/only" });
+    h.configure();
+    h.mark();
+    expect((await h.refresh("Folder", lone.id, lone.outs, { path: "/solo/only" })).gone).toBe(false);
+    expect(h.calls()).toEqual({ token: 1, getAccount: 1, stat: 1 });
+  });
+});
