@@ -1,48 +1,53 @@
 #!/usr/bin/env node
-// mediahost-drift: what changed in the account behind a stack's back, property by property.
+// mediahost-drift: what changed in the account behind a stack's back, property by property, for
+// one stack or a fleet.
 //
-// Runs a refresh preview (`pulumi refresh --preview-only`, nothing is written) of a stack through
-// the Automation API, and compares, for every resource the refresh would change, the state
-// before with what the provider read from the account. Prints a table (or --json) on stdout,
-// progress on stderr. Exit 0: no drift; 2: drift; 1: error.
+// Runs a refresh preview (`pulumi refresh --preview-only`, nothing is written) of each stack
+// through the Automation API, and compares, for every resource the refresh would change, the
+// state before with what the provider read from the account. Several stacks run with bounded
+// concurrency, stacks of one account taking turns (tools/lib/fleet.ts). Prints one report
+// (table, JSON, JUnit XML or Markdown) on stdout, progress on stderr. Exit 0: no drift; 2: drift
+// in any stack; 1: an error in any stack (the others are still reported).
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type EngineEvent, LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import {
+  displayName,
   driftOfStep,
   kindOfUrn,
   nameOfUrn,
   type ResourceDrift,
-  renderTable,
-  rowsOf,
   type StepMetadata,
 } from "./lib/diff";
+import { accountKeys, runFleet } from "./lib/fleet";
 import { cliError, locatePulumi, pathWith, pulumiRoot } from "./lib/pulumi-cli";
+import { exitCode, FORMATS, type Format, render, type StackReport, summarize } from "./lib/reports";
 
-const USAGE = `Usage: mediahost-drift [--stack NAME] [--cwd DIR] [--backend-url URL] [--json] [--pulumi PATH] [--run-program]
+const USAGE = `Usage: mediahost-drift [--stack NAME ...] [--all-stacks] [--cwd DIR] [--backend-url URL]
+                       [--format table|json|junit|markdown] [--report FORMAT=FILE ...] [--concurrency N]
+                       [--pulumi PATH] [--run-program]
 
-Runs a refresh preview of a Pulumi stack (nothing is changed) and reports every property whose
+Runs a refresh preview of Pulumi stacks (nothing is changed) and reports every property whose
 value in the account differs from the stack's state, and every resource gone from the account.
 
-  --stack NAME        the stack (default: the stack selected in DIR, or $PULUMI_STACK)
+  --stack NAME        a stack to check; repeat it for several (default: the stack selected in DIR,
+                      or $PULUMI_STACK)
+  --all-stacks        check every stack of the project in DIR
   --cwd DIR           the program's directory, holding Pulumi.yaml (default: .)
   --backend-url URL   the state backend (default: $PULUMI_BACKEND_URL, else what \`pulumi login\` chose)
-  --json              print a machine-readable report instead of the table
+  --format F          table (default), json, junit (JUnit XML: each drifted resource a failed test)
+                      or markdown (for a pull-request comment); --json is --format json
+  --report F=FILE     also write the report in format F to FILE (repeatable): one check, several
+                      reports, e.g. --report junit=drift.xml --report markdown=drift.md
+  --concurrency N     stacks checked at once (default 4); stacks of one account take turns
   --pulumi PATH       the pulumi CLI (default: pulumi on PATH, then $PULUMI_HOME/bin, then ~/.pulumi/bin)
   --run-program       run the program first, so that the provider uses the stack's current config
                       (e.g. rotated credentials); by default, as \`pulumi refresh\` does, it uses the
                       provider configuration recorded in the state at the last update
 
-The stack's secrets provider needs what it always needs (e.g. PULUMI_CONFIG_PASSPHRASE).
-Exit status: 0 no drift, 2 drift found, 1 error.`;
-
-export interface DriftReport {
-  stack: string;
-  /** Resources the refresh looked at (the stack and provider resources excluded). */
-  checked: number;
-  drift: boolean;
-  resources: ResourceDrift[];
-}
+The stacks' secrets provider needs what it always needs (e.g. PULUMI_CONFIG_PASSPHRASE).
+Exit status: 0 no drift, 2 drift found in any stack, 1 an error in any stack.`;
 
 /** One line per distinct message, naming the resources it came from. */
 function summarizeErrors(errors: { resource?: string; kind?: string; text: string }[]): string {
@@ -68,14 +73,74 @@ function summarizeErrors(errors: { resource?: string; kind?: string; text: strin
 
 const progress = (line: string) => process.stderr.write(`mediahost-drift: ${line}\n`);
 
+/** The refresh preview of one stack, as a report (an error is part of the report, not thrown). */
+async function checkStack(
+  stack: Stack,
+  runProgram: boolean,
+  say: (line: string) => void,
+): Promise<StackReport> {
+  const started = Date.now();
+  const drifts: ResourceDrift[] = [];
+  const names: string[] = [];
+  const errors: { resource?: string; kind?: string; text: string }[] = [];
+  const onEvent = (event: EngineEvent) => {
+    const diag = event.diagnosticEvent;
+    if (diag?.severity === "error") {
+      errors.push({
+        resource: diag.urn ? nameOfUrn(diag.urn) : undefined,
+        kind: diag.urn ? kindOfUrn(diag.urn) : undefined,
+        text: diag.message.trim(),
+      });
+    } else if (diag?.severity === "warning") {
+      say(`warning: ${diag.urn ? `${nameOfUrn(diag.urn)}: ` : ""}${diag.message.trim()}`);
+    }
+    const step = event.resOutputsEvent?.metadata as StepMetadata | undefined;
+    if (!step || step.type === "pulumi:pulumi:Stack" || step.type.startsWith("pulumi:providers:")) return;
+    names.push(displayName({ type: step.type, name: nameOfUrn(step.urn) }));
+    const drift = driftOfStep(step);
+    if (drift) {
+      drifts.push(drift);
+      const what =
+        drift.kind === "gone" ? "gone from the account" : drift.properties.map((p) => p.property).join(", ");
+      say(`  ~ ${drift.name}: ${what}`);
+    }
+    if (names.length % 100 === 0) say(`  ${names.length} resources checked`);
+  };
+  const report = (error?: string): StackReport => {
+    drifts.sort((a, b) => a.urn.localeCompare(b.urn));
+    return {
+      stack: stack.name,
+      checked: names.length,
+      drift: drifts.length > 0,
+      resources: drifts,
+      names,
+      ...(error ? { error } : {}),
+      seconds: (Date.now() - started) / 1000,
+    };
+  };
+  try {
+    await stack.previewRefresh({ onEvent, runProgram: runProgram ? true : undefined });
+  } catch (err) {
+    const cause = errors.length ? summarizeErrors(errors) : `  ${cliError(err)}`;
+    say("the refresh preview failed");
+    return report(`the refresh preview failed:\n${cause}`);
+  }
+  say(`${names.length} resources checked, ${drifts.length} drifted`);
+  return report();
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      stack: { type: "string" },
+      stack: { type: "string", multiple: true },
+      "all-stacks": { type: "boolean" },
       cwd: { type: "string" },
       "backend-url": { type: "string" },
+      format: { type: "string" },
+      report: { type: "string", multiple: true },
       json: { type: "boolean" },
+      concurrency: { type: "string" },
       pulumi: { type: "string" },
       "run-program": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -86,6 +151,22 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const format = (values.json ? "json" : (values.format ?? "table")) as Format;
+  if (!FORMATS.includes(format))
+    throw new Error(`--format must be one of ${FORMATS.join(", ")}, got "${values.format}"`);
+  const files = (values.report ?? []).map((spec) => {
+    const [fmt, file] = [spec.slice(0, spec.indexOf("=")), spec.slice(spec.indexOf("=") + 1)];
+    if (!FORMATS.includes(fmt as Format) || !file)
+      throw new Error(
+        `--report must look like FORMAT=FILE with FORMAT one of ${FORMATS.join(", ")}, got "${spec}"`,
+      );
+    return { format: fmt as Format, file };
+  });
+  const concurrency = Number(values.concurrency ?? 4);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new Error(`--concurrency must be a whole number >= 1`);
+  if (values["all-stacks"] && values.stack) throw new Error("give --stack or --all-stacks, not both");
+
   const workDir = resolve(values.cwd ?? ".");
   const cli = locatePulumi(values.pulumi);
   const envVars: Record<string, string> = {
@@ -101,61 +182,58 @@ async function main(argv: string[]): Promise<number> {
   progress(`pulumi ${pulumiCommand.version?.toString() ?? "?"} at ${cli.binary} (from ${cli.source})`);
 
   const workspace = await LocalWorkspace.create({ workDir, pulumiCommand, envVars });
-  const stackName = values.stack ?? process.env.PULUMI_STACK ?? (await workspace.stack())?.name;
-  if (!stackName) throw new Error(`no --stack given and no stack selected in ${workDir}`);
-  // Every command of the Automation API names its stack with --stack, so the stack is not
-  // selected: `pulumi stack select` would change the user's selected stack as a side effect.
+  // Every command of the Automation API names its stack with --stack, so no stack is selected:
+  // `pulumi stack select` would change the user's selected stack as a side effect.
+  workspace.selectStack = async () => {};
   const known = (await workspace.listStacks()).map((s) => s.name);
   const sameStack = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
-  if (!known.some((name) => sameStack(name, stackName)))
-    throw new Error(
-      `no stack named '${stackName}' found in project of ${workDir}${known.length ? ` (stacks: ${known.join(", ")})` : ""}`,
-    );
-  workspace.selectStack = async () => {};
-  const stack = await Stack.select(stackName, workspace);
-  progress(`refresh preview of stack ${stackName} in ${workDir} (nothing is changed)`);
-
-  const drifts: ResourceDrift[] = [];
-  const errors: { resource?: string; kind?: string; text: string }[] = [];
-  let checked = 0;
-  const onEvent = (event: EngineEvent) => {
-    const diag = event.diagnosticEvent;
-    if (diag?.severity === "error") {
-      errors.push({
-        resource: diag.urn ? nameOfUrn(diag.urn) : undefined,
-        kind: diag.urn ? kindOfUrn(diag.urn) : undefined,
-        text: diag.message.trim(),
-      });
-    } else if (diag?.severity === "warning") {
-      progress(`warning: ${diag.urn ? `${nameOfUrn(diag.urn)}: ` : ""}${diag.message.trim()}`);
+  let names: string[];
+  if (values["all-stacks"]) {
+    names = known;
+    if (names.length === 0) throw new Error(`no stacks in the project of ${workDir}`);
+  } else {
+    const asked =
+      values.stack ?? [process.env.PULUMI_STACK ?? (await workspace.stack())?.name].filter((s) => !!s);
+    if (asked.length === 0) throw new Error(`no --stack given and no stack selected in ${workDir}`);
+    for (const name of asked as string[]) {
+      if (!known.some((k) => sameStack(k, name)))
+        throw new Error(
+          `no stack named '${name}' found in project of ${workDir}${known.length ? ` (stacks: ${known.join(", ")})` : ""}`,
+        );
     }
-    const step = event.resOutputsEvent?.metadata as StepMetadata | undefined;
-    if (!step || step.type === "pulumi:pulumi:Stack" || step.type.startsWith("pulumi:providers:")) return;
-    checked++;
-    const drift = driftOfStep(step);
-    if (drift) {
-      drifts.push(drift);
-      const what =
-        drift.kind === "gone" ? "gone from the account" : drift.properties.map((p) => p.property).join(", ");
-      progress(`  ~ ${drift.name}: ${what}`);
-    }
-    if (checked % 100 === 0) progress(`  ${checked} resources checked`);
-  };
-  try {
-    await stack.previewRefresh({ onEvent, runProgram: values["run-program"] ? true : undefined });
-  } catch (err) {
-    throw new Error(
-      `the refresh preview failed:\n${errors.length ? summarizeErrors(errors) : cliError(err)}`,
-    );
+    names = asked as string[];
   }
-  progress(`${checked} resources checked, ${drifts.length} drifted`);
+  const fleet = names.length > 1;
 
-  drifts.sort((a, b) => a.urn.localeCompare(b.urn));
-  const report: DriftReport = { stack: stackName, checked, drift: drifts.length > 0, resources: drifts };
-  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else if (drifts.length === 0) process.stdout.write(`No drift: ${checked} resources match the account.\n`);
-  else process.stdout.write(`${renderTable(rowsOf(drifts))}\n`);
-  return report.drift ? 2 : 0;
+  const tasks = await Promise.all(
+    names.map(async (name) => {
+      const stack = await Stack.select(name, workspace);
+      const config = Object.fromEntries(
+        Object.entries(await stack.getAllConfig()).map(([k, v]) => [k, v.value]),
+      );
+      const say = (line: string) => progress(fleet ? `[${name}] ${line}` : line);
+      return {
+        keys: accountKeys(config, process.env),
+        run: () => {
+          say(`refresh preview of stack ${name} in ${workDir} (nothing is changed)`);
+          return checkStack(stack, !!values["run-program"], say);
+        },
+      };
+    }),
+  );
+  const reports = await runFleet(tasks, concurrency);
+  if (fleet) {
+    const s = summarize(reports);
+    progress(`${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted, ${s.failed} failed`);
+  }
+  const single = reports.length === 1 ? reports[0] : undefined;
+  if (single?.error && format === "table") {
+    // one stack that could not be checked: the error is the answer, as it always was
+    throw new Error(single.error);
+  }
+  for (const { format: f, file } of files) writeFileSync(file, `${render(f, reports)}\n`);
+  process.stdout.write(`${render(format, reports)}\n`);
+  return exitCode(reports);
 }
 
 main(process.argv.slice(2)).then(

@@ -1,0 +1,154 @@
+// mediahost-drift at fleet scale with the real CLI: three stacks of examples/drift-ci (one per
+// site) over two accounts, checked in one run. One stack drifts: exit 2, one summary, the drift in
+// every format (JUnit XML: the drifted resource a failed test). Then one stack cannot be checked:
+// exit 1, and the other two are still reported.
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { MediahostClient } from "../../provider/client";
+import { DEMO_CLIENT } from "./helpers/project";
+import {
+  createTemporaryBackend,
+  pulumiCommand,
+  repoRoot,
+  type TemporaryBackend,
+  toolchainForTests,
+} from "./helpers/toolchain";
+
+const DRIFT_BIN = join(repoRoot, "dist/tools/drift.js");
+const NODE = join(repoRoot, "node_modules/.bin/node");
+const workDir = join(repoRoot, "examples/drift-ci");
+const EU = { alias: "eu", clientId: "eu-client", clientSecret: "eu-secret-fleet" };
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe("mediahost-drift over three stacks and two accounts", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) return void it.skip("needs the Pulumi toolchain");
+
+  let emulator: RunningEmulator;
+  let backend: TemporaryBackend;
+  let out: string;
+  const stacks: Stack[] = [];
+  const suffix = Math.random().toString(16).slice(2, 8);
+  const names = { a: `site-a-${suffix}`, b: `site-b-${suffix}`, c: `site-c-${suffix}` };
+
+  const drift = (args: string[]) =>
+    new Promise<Run>((resolve) => {
+      execFile(
+        NODE,
+        [DRIFT_BIN, "--cwd", workDir, "--backend-url", backend.backendUrl, ...args],
+        { env: { ...toolchain.env, ...backend.envVars }, maxBuffer: 16 << 20 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err.code as number) ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ log: () => {}, accounts: [EU] });
+    backend = await createTemporaryBackend();
+    out = await mkdtemp(join(tmpdir(), "mediahost-drift-fleet-"));
+    const site = async (
+      name: string,
+      site: string,
+      creds: { clientId: string; clientSecret: string },
+      settings: boolean,
+    ) => {
+      const stack = await LocalWorkspace.createOrSelectStack(
+        { stackName: name, workDir },
+        { pulumiCommand: await pulumiCommand(toolchain), envVars: { ...toolchain.env, ...backend.envVars } },
+      );
+      await stack.setAllConfig({
+        "mediahost:baseUrl": { value: emulator.url },
+        "mediahost:clientId": { value: creds.clientId },
+        "mediahost:clientSecret": { value: creds.clientSecret, secret: true },
+        site: { value: site },
+        manageSettings: { value: String(settings) },
+      });
+      const up = await stack.up();
+      expect(up.summary.result).toBe("succeeded");
+      stacks.push(stack);
+    };
+    // two sites on the demo account (one manages its settings), one on the eu account
+    await site(names.a, "alpha", DEMO_CLIENT, true);
+    await site(names.b, "beta", DEMO_CLIENT, false);
+    await site(names.c, "gamma", EU, true);
+  });
+  afterAll(async () => {
+    for (const stack of stacks)
+      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => {});
+    for (const name of Object.values(names)) await rm(join(workDir, `Pulumi.${name}.yaml`), { force: true });
+    await backend?.dispose();
+    await emulator?.stop();
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  it("is clean (exit 0) right after up, with one summary", async () => {
+    const run = await drift(["--all-stacks"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/3 stacks: 3 clean, 0 drifted, 0 failed; 14 resources checked, 0 drifted/);
+  });
+
+  it("finds the one drifted stack (exit 2), in every format from one check", async () => {
+    const api = new MediahostClient({ baseUrl: emulator.url, ...DEMO_CLIENT });
+    await api.ops.setTitle({ query: { filename: "/beta/banners" }, body: { title: "Old banners" } });
+    const junit = join(out, "drift.xml");
+    const markdown = join(out, "drift.md");
+    const json = join(out, "drift.json");
+    const run = await drift([
+      "--stack",
+      names.a,
+      "--stack",
+      names.b,
+      "--stack",
+      names.c,
+      "--report",
+      `junit=${junit}`,
+      "--report",
+      `markdown=${markdown}`,
+      "--report",
+      `json=${json}`,
+    ]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain(`Stack ${names.b}: 1 drifted`);
+    expect(run.stdout).toMatch(/FolderMeta banners-meta\s+title\s+Banners\s+Old banners/);
+    expect(run.stdout).toMatch(/3 stacks: 2 clean, 1 drifted, 0 failed/);
+
+    const xml = await readFile(junit, "utf8");
+    expect(xml).toMatch(/<testsuites name="mediahost-drift" tests="14" failures="1" errors="0">/);
+    expect(xml).toContain(`<testsuite name="${names.b}" tests="4" failures="1" errors="0"`);
+    expect(xml).toMatch(
+      /<testcase classname="[^"]+" name="FolderMeta banners-meta">\s*<failure message="drift: title">title: Banners in the state, Old banners in the account<\/failure>/,
+    );
+    expect(xml).toContain(`<testcase classname="${names.a}" name="Alias alpha"/>`);
+
+    const md = await readFile(markdown, "utf8");
+    expect(md).toContain(`| ${names.b} | ⚠️ drift | 4 | 1 |`);
+    expect(md).toContain("| FolderMeta banners-meta | title | Banners | Old banners |");
+
+    const report = JSON.parse(await readFile(json, "utf8")) as {
+      summary: { stacks: number; drifted: number };
+      stacks: { stack: string; drift: boolean }[];
+    };
+    expect(report.summary).toMatchObject({ stacks: 3, drifted: 1 });
+    expect(report.stacks.filter((s) => s.drift).map((s) => s.stack)).toEqual([names.b]);
+  });
+
+  it("reports a stack it cannot check as an error (exit 1), and the others still", async () => {
+    await stacks[2]!.setConfig("mediahost:clientSecret", { value: "rotated-elsewhere", secret: true });
+    const run = await drift(["--all-stacks", "--run-program", "--format", "markdown"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`| ${names.c} | ❌ error |`);
+    expect(run.stdout).toContain(`| ${names.b} | ⚠️ drift |`);
+    expect(run.stdout).toContain(`| ${names.a} | ✅ clean |`);
+    expect(run.stdout).toMatch(/token: HTTP 401: Invalid client credentials/);
+    expect(run.stdout + run.stderr).not.toContain("rotated-elsewhere");
+  });
+});
