@@ -9,6 +9,7 @@
 //                 [--parallel P] [--skip-checkpoints-from N|never]
 //
 // Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { type RunningEmulator, startEmulator } from "mediahost-emulator";
 import { counterLimits } from "../provider/api/operations";
@@ -44,26 +45,31 @@ function stepArgs(step: Step, stack: string, parallel?: number): string[] {
 type Calls = Record<string, number>;
 
 /**
- * The fewest API calls the API allows for each step (one account, a fresh process per run):
- *   up:       1 token + 1 account GET + 1 account update (settings and all aliases together)
- *             + per folder 1 mkdir + 1 options write + 1 setMeta (title) + 1 addTags
+ * The fewest API calls for each step (one account, a fresh process per run) of a provider that is
+ * never the account's only writer: whatever it writes whole (the alias map, a folder's options)
+ * is read just before the write and read again after it (docs/reliability.md).
+ *   up:       1 token + 1 account update (settings and all aliases together) with a read before
+ *             and after it + per folder 1 mkdir + 1 options write and its read-back
+ *             + 1 setMeta (title) + 1 addTags
  *   preview:  0 (nothing to read: inputs are compared with the state)
  *   refresh / preview --refresh:
- *             1 token + 1 account GET (settings and aliases) + per folder 1 stat + 1 options GET
- *             + 1 meta GET (no operation returns a folder's options or meta with its stat)
- *   destroy:  1 token + 1 account GET (which account do the credentials reach) + 1 account update
- *             (aliases out, settings reset) + per folder 1 delete + 1 setMeta and 1 removeTags (the
- *             meta resource clears what it set: it cannot know its folder is deleted next)
+ *             1 token + 1 account GET (settings and aliases) + the folders' parent listed, one page
+ *             per 100 + per folder 1 options GET + 1 meta GET (no operation returns a folder's
+ *             options or meta with others')
+ *   destroy:  1 token + 1 account update (aliases out, settings reset) with a read before and
+ *             after it + per folder 1 delete + 1 setMeta and 1 removeTags (the meta resource clears
+ *             what it set: it cannot know its folder is deleted next; options go with the folder)
  */
 function minimum(step: Step, n: number): Calls {
   switch (step) {
     case "up":
       return {
         token: 1,
-        getAccount: 1,
+        getAccount: 2,
         updateAccount: 1,
         mkdir: n,
         setFolderOptions: n,
+        getFolderOptions: n,
         setMeta: n,
         addTags: n,
       };
@@ -71,13 +77,45 @@ function minimum(step: Step, n: number): Calls {
       return {};
     case "previewRefresh":
     case "refresh":
-      return { token: 1, getAccount: 1, stat: n, getFolderOptions: n, getMeta: n };
+      return { token: 1, getAccount: 1, readdir: Math.ceil(n / 100), getFolderOptions: n, getMeta: n };
     case "destroy":
-      return { token: 1, getAccount: 1, updateAccount: 1, deleteFile: n, setMeta: n, removeTags: n };
+      return { token: 1, getAccount: 2, updateAccount: 1, deleteFile: n, setMeta: n, removeTags: n };
   }
 }
 
 const total = (calls: Calls) => Object.values(calls).reduce((a, b) => a + b, 0);
+
+interface LoadTime {
+  /** Median wall ms of `node -e 'require("pulumi-mediahost")'` in the installed project. */
+  provider: number;
+  /** The same for `require("@pulumi/pulumi")` alone. */
+  sdk: number;
+  /** Median of the pairwise differences: what loading the package costs beyond the SDK. */
+  extra: number;
+}
+
+/** What `require("pulumi-mediahost")` costs beyond `@pulumi/pulumi`, whole processes taking turns. */
+function loadTime(projectDir: string, runs = 15): LoadTime {
+  const time = (module: string) => {
+    const started = performance.now();
+    const r = spawnSync(process.execPath, ["-e", `require(${JSON.stringify(module)})`], { cwd: projectDir });
+    if (r.status !== 0) throw new Error(`require(${module}) failed: ${r.stderr}`);
+    return performance.now() - started;
+  };
+  time("pulumi-mediahost"); // warm the file cache
+  const provider: number[] = [];
+  const sdk: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    provider.push(time("pulumi-mediahost"));
+    sdk.push(time("@pulumi/pulumi"));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+  return {
+    provider: Math.round(median(provider)),
+    sdk: Math.round(median(sdk)),
+    extra: Math.round(median(provider.map((p, i) => p - (sdk[i] as number)))),
+  };
+}
 
 interface Options {
   json: boolean;
@@ -203,6 +241,10 @@ async function main(): Promise<void> {
   const toolchain = await provisionToolchain();
   const ws = await createWorkspace(toolchain);
   progress(`project with pulumi-mediahost installed (copied dist/ + package.json) in ${ws.projectDir}`);
+  const load = loadTime(ws.projectDir);
+  progress(
+    `require("pulumi-mediahost") ${load.provider} ms, require("@pulumi/pulumi") ${load.sdk} ms: ${load.extra} ms more`,
+  );
   const runs: RunReport[] = [];
   try {
     for (const n of opts.sizes) {
@@ -247,11 +289,19 @@ async function main(): Promise<void> {
     parallel: opts.parallel ?? "default (4 x CPUs)",
     skipCheckpointsFrom: opts.skipCheckpointsFrom,
     totalSeconds: Math.round(seconds),
+    loadTime: load,
     runs,
     minimum: Object.fromEntries(
       opts.sizes.map((n) => [n, Object.fromEntries(STEPS.map((s) => [s, minimum(s, n)]))]),
     ),
-    targets: targets(runs, opts),
+    targets: [
+      ...targets(runs, opts),
+      {
+        target: 'require("pulumi-mediahost"): at most 20 ms beyond require("@pulumi/pulumi")',
+        measured: `${load.extra} ms (${load.provider} ms against ${load.sdk} ms, medians of 15 runs each)`,
+        met: load.extra <= 20,
+      },
+    ],
   };
   progress(`done in ${seconds.toFixed(0)} s`);
   if (opts.out) writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
@@ -367,11 +417,19 @@ function targets(runs: RunReport[], opts: Options): Target[] {
     measured: `at most ${tokens} per run (${perStep("token")})`,
     met: tokens <= 1,
   });
-  const gets = worst(STEPS, "getAccount");
+  // each write is built on a read just before it and checked on a read after it; writes that follow
+  // each other closely share the read between them, but the engine hands the account resources
+  // over in waves (--parallel), each its own burst: at most two reads per write, plus one for the
+  // account check when no write's read served it
+  const extraReads = Math.max(
+    ...ours.flatMap((r) =>
+      STEPS.map((s) => (r.steps[s].calls?.getAccount ?? 0) - 2 * (r.steps[s].calls?.updateAccount ?? 0)),
+    ),
+  );
   out.push({
-    target: "account GET: at most 1 per account per run",
-    measured: `at most ${gets} per run (${perStep("getAccount")})`,
-    met: gets <= 1,
+    target: "account GET: at most two per account write (before and after it), plus one",
+    measured: `at most ${extraReads} beyond two per write in a run (${perStep("getAccount")})`,
+    met: extraReads <= 1,
   });
   const ups = worst("up", "updateAccount");
   out.push({
@@ -386,14 +444,15 @@ function targets(runs: RunReport[], opts: Options): Target[] {
     met: destroys <= 2,
   });
   for (const r of ours) {
-    const calls = total(r.steps.refresh.calls ?? {});
-    out.push({
-      target: `refresh of N=${r.n} folders (3 resources each) at ${r.latencyMs} ms: N + O(1) calls`,
-      measured:
-        `${calls} = ${((calls - 2) / r.n).toFixed(2)} per folder + 2 = ${((calls - 2) / (3 * r.n)).toFixed(2)} ` +
-        `per folder resource + 2 (minimum ${total(minimum("refresh", r.n))})`,
-      met: calls <= r.n + 10,
-    });
+    for (const step of ["refresh", "previewRefresh"] as const) {
+      const calls = total(r.steps[step].calls ?? {});
+      const bound = 2 * r.n + Math.ceil(r.n / 100) + 2;
+      out.push({
+        target: `${STEP_LABEL[step]} of N=${r.n} folders with options and meta at ${r.latencyMs} ms: at most 2N + ⌈N/100⌉ + 2 = ${bound} calls`,
+        measured: `${calls} (${((calls - 2) / r.n).toFixed(2)} per folder + 2)`,
+        met: calls <= bound,
+      });
+    }
   }
   for (const n of opts.sizes.filter((x) => x >= 100)) {
     for (const step of STEPS) {

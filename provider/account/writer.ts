@@ -124,6 +124,8 @@ export class AccountWriter {
    * keeps it (it merges): unknown until the first removal is read back, once per process.
    */
   private removalRule: "unknown" | "honoured" | "ignored" = "unknown";
+  /** The account as the writer last read it. */
+  private lastRead?: Account;
   private readonly coalesceMs: number;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -152,6 +154,10 @@ export class AccountWriter {
 
   /** Queues a change; resolves once a read after the write shows it took effect. */
   submit(change: AccountChange): Promise<ChangeResult> {
+    // removing an alias from a map the service is known to merge is a no-op: no write, no read
+    if (change.alias?.fields === null && this.removalRule === "ignored" && this.lastRead) {
+      return Promise.resolve({ account: this.lastRead, aliasKept: true });
+    }
     this.lastChangeAt = Date.now();
     return new Promise((resolve, reject) => {
       this.queue.push({ change, resolve, reject, rounds: 0, prepared: false });
@@ -185,6 +191,7 @@ export class AccountWriter {
   private async read(): Promise<Account> {
     try {
       const account = await this.client.ops.getAccount();
+      this.lastRead = account;
       this.onRead(account);
       for (const w of this.readWaiters.splice(0)) w.resolve(account);
       return account;
@@ -279,8 +286,9 @@ export class AccountWriter {
     }
     const body = this.body(account, ready);
     if (!body) {
-      // only removals the service is known to keep: nothing to send, the check says so
-      this.unchecked.push(...ready);
+      // only removals of aliases the service is known to keep: nothing to send, nothing to check
+      for (const p of ready)
+        p.resolve({ account, aliasKept: !!account.aliases?.[p.change.alias?.name ?? ""] });
       return;
     }
     try {

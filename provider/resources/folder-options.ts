@@ -93,8 +93,7 @@ export const folderOptions = defineKind({
   id: (i) => i.path,
   docs: {
     properties: "`path`, `scanSpins`, `nameSpinsAfterFolder`, `allowListing`, `adopt`",
-    delete:
-      "leaves the options (they go with the folder); an adopted resource puts back what it found",
+    delete: "leaves the options (they go with the folder); an adopted resource puts back what it found",
     drift: "each managed option; one no longer set reads as unset",
   },
 

@@ -14,8 +14,10 @@ export const ALIASES = 20;
  * because every operation waits for them.
  */
 export const MIN_CALLS = {
+  // a folder's read waits for its parent's listing page (shared by its siblings)
   folder: { create: 1, read: 1, update: 0, delete: 1 },
-  options: { create: 1, read: 1, update: 1, delete: 0 },
+  // options are written whole: the write and its read-back
+  options: { create: 2, read: 1, update: 3, delete: 0 },
   meta: { create: 2, read: 1, update: 2, delete: 2 },
   alias: { create: 1, read: 1, update: 1, delete: 1 },
   settings: { create: 1, read: 1, update: 1, delete: 1 },
