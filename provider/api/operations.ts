@@ -13,14 +13,42 @@ export type HttpMethod = "GET" | "POST" | "DELETE";
 export type ResponseKind = z.ZodType | "empty" | "text" | "binary";
 
 /**
- * How a retry after a lost response is judged. `idempotent` operations are simply retried.
- * For the others, an error on a retry that means "already done" (the path or entry now
- * exists, or is already gone) proves the earlier attempt was applied, so it counts as success.
+ * Whether, and how, an attempt that may have reached the service without its answer reaching us
+ * is repeated (a lost connection, a 5xx, a timeout). Every operation says which (a test walks
+ * the table):
+ * - `idempotent`: a repeat is provably harmless (reads; writes of a whole value), so it is simply
+ *   repeated.
+ * - `conflictMeansDone`: repeated, and an answer on the repeat that the object now exists (or is
+ *   gone) counts as the earlier attempt's success (`done` tells which answers; mkdir, deletes).
+ * - `checkFirst`: before repeating, `applied` asks the service whether the earlier attempt took
+ *   (rename: the source gone and the target there); if it did, the call is done.
+ * - `never`: a repeat could do the work twice (start a second job, fetch again, skip a scroll
+ *   page), so the call fails with "may have been applied: check <check>" instead.
  */
 export type RetryRule =
   | { kind: "idempotent" }
-  | { kind: "conflictMeansDone"; conflict: "exists" | "missing" }
-  | { kind: "never" };
+  | { kind: "conflictMeansDone"; conflict: "exists" | "missing"; done?: (message: string) => boolean }
+  | { kind: "checkFirst"; applied: (read: ApplyCheck, input: OperationCall) => Promise<boolean> }
+  | { kind: "never"; check: (input: OperationCall) => string };
+
+/** A call's input as the table's functions see it. */
+export interface OperationCall {
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** What a `checkFirst` rule may ask the service: whether a path exists. */
+export interface ApplyCheck {
+  exists(path: string): Promise<boolean>;
+}
+
+/**
+ * Where an operation's input or answer carries a credential, as paths: `body.key`,
+ * `body[].auth.password` (every element of an array), `response.token`. The client hides their
+ * values from every error and log line; a `url` marked with a `userinfo:` prefix has the
+ * credentials in its `user:password@` part hidden.
+ */
+export type SecretPath = string;
 
 export interface OperationSpec {
   readonly method: HttpMethod;
@@ -31,6 +59,8 @@ export interface OperationSpec {
   /** Rate-limit counters (api-v2.md 8.1) the call consumes besides `rest:global`. */
   readonly counters?: (input: { query?: unknown; body?: unknown }) => string[];
   readonly retry: RetryRule;
+  /** Where the input or the answer carries credentials (see SecretPath). */
+  readonly secrets?: readonly SecretPath[];
   /** false for `POST /v2/token`: the only call without a bearer token. */
   readonly auth?: false;
   /** What a call that a retry proved already applied returns (default: nothing). */
@@ -40,9 +70,12 @@ export interface OperationSpec {
 }
 
 const idempotent = { kind: "idempotent" } as const;
-const never = { kind: "never" } as const;
+const never = (check: (input: OperationCall) => string) => ({ kind: "never", check }) as const;
 const existsMeansDone = { kind: "conflictMeansDone", conflict: "exists" } as const;
 const missingMeansDone = { kind: "conflictMeansDone", conflict: "missing" } as const;
+/** A job may have started: the job's own effects tell. */
+const jobCheck = (what: string) =>
+  never(() => `whether ${what} started (its effects), before starting it again`);
 
 const Filename = z.strictObject({ filename: s.FilePath });
 const Dirname = z.strictObject({ dirname: s.FilePath });
@@ -86,8 +119,10 @@ export const operations = {
     path: "/v2/token",
     body: s.TokenRequest,
     response: s.TokenResponse,
+    // a repeat mints another token: harmless
     retry: idempotent,
     auth: false,
+    secrets: ["body.clientSecret", "response.token"],
   }),
 
   // account
@@ -99,6 +134,12 @@ export const operations = {
     response: "empty",
     // writing the same settings twice leaves the same account: safe to retry
     retry: idempotent,
+    secrets: [
+      "body.fetching.http.auth.password",
+      "userinfo:body.fetching.http.url",
+      "body.fetching.s3.accessKeyId",
+      "body.fetching.s3.secretAccessKey",
+    ],
     counters: ({ body }) =>
       (body as { fetching?: unknown } | undefined)?.fetching !== undefined
         ? ["rest:post:account", "rest:post:account:fetching"]
@@ -110,6 +151,7 @@ export const operations = {
     query: z.strictObject({ userId: z.string().min(1) }),
     response: s.User,
     retry: idempotent,
+    secrets: ["response.s3Secret"],
     subject: queryField("userId"),
   }),
   getLimits: op({ method: "GET", path: "/v2/account/limits", response: s.Limits, retry: idempotent }),
@@ -147,7 +189,9 @@ export const operations = {
     body: s.SubAccountRequest,
     response: z.looseObject({ alias: z.string() }),
     counters: counter("rest:post:account:new"),
-    retry: existsMeansDone,
+    // only "this account's sub-account exists" proves the earlier attempt: another account's
+    // alias is a 409 too (docs/api.md#account)
+    retry: { ...existsMeansDone, done: (message) => /sub-account already exists/i.test(message) },
     doneResult: ({ body }) => ({ alias: (body as { alias: string }).alias }),
     subject: bodyField("alias"),
   }),
@@ -224,7 +268,8 @@ export const operations = {
     query: Filename,
     body: s.PoiUpdate,
     response: "text",
-    retry: idempotent,
+    // a point without an id is added again by a repeat
+    retry: never(({ query }) => `the points of interest of ${String(query?.filename)}`),
     subject: byFilename,
   }),
   deletePoi: op({
@@ -249,7 +294,7 @@ export const operations = {
     path: "/v2/files/removeBackground",
     body: AnyObject,
     response: s.JobCreated,
-    retry: never,
+    retry: jobCheck("a background removal job"),
   }),
   getRemoveBackgroundJob: jobPoll("/v2/files/removeBackground"),
   stat: op({
@@ -266,7 +311,7 @@ export const operations = {
     body: s.ZipRequest,
     response: s.JobCreated,
     counters: counter("zips2:create"),
-    retry: never,
+    retry: jobCheck("a ZIP job"),
   }),
   getZipJob: jobPoll("/v2/files/zip"),
   startModel2Glb: op({
@@ -274,7 +319,7 @@ export const operations = {
     path: "/v2/files/3d/model2GLB",
     body: AnyObject,
     response: s.JobCreated,
-    retry: never,
+    retry: jobCheck("a GLB conversion job"),
   }),
   getModel2GlbJob: jobPoll("/v2/files/3d/model2GLB"),
   startBatchDelete: op({
@@ -283,8 +328,11 @@ export const operations = {
     body: s.BatchDeleteRequest,
     response: s.JobCreated,
     counters: counter("rest:post:files:batch:delete"),
-    // deleting the same paths twice ends in the same tree, so a lost answer may be retried
-    retry: idempotent,
+    // a repeat starts a second job against a counter of 25 an hour
+    retry: never(({ body }) => {
+      const paths = (body as { filenames?: string[] } | undefined)?.filenames ?? [];
+      return `whether ${paths.slice(0, 3).join(", ")}${paths.length > 3 ? ", ..." : ""} still exist (a batch delete job may have started)`;
+    }),
   }),
   getBatchDeleteJob: jobPoll("/v2/files/batch/delete"),
   getApproval: op({
@@ -462,7 +510,12 @@ export const operations = {
     body: s.FetchRequest,
     response: s.FetchResult,
     counters: counter("fetch:file"),
-    retry: idempotent,
+    // a repeat fetches again, against the fetch counters
+    retry: never(({ body }) => {
+      const files = ((body as { filename?: string }[] | undefined) ?? []).map((i) => i.filename);
+      return `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", ..." : ""} with stat (the service may have fetched them)`;
+    }),
+    secrets: ["body[].auth.password", "userinfo:body[].url"],
   }),
   createJwt: op({
     method: "POST",
@@ -470,6 +523,7 @@ export const operations = {
     body: s.JwtRequest,
     response: s.JwtResponse,
     retry: idempotent,
+    secrets: ["body.key"],
     subject: bodyField("filename"),
   }),
   mkdir: op({
@@ -485,7 +539,12 @@ export const operations = {
     path: "/v2/files/rename",
     query: FromTo,
     response: "text",
-    retry: missingMeansDone,
+    // a 404 on a repeat may mean the target's parent is missing: ask whether the move took instead
+    retry: {
+      kind: "checkFirst",
+      applied: async (service, { query }) =>
+        !(await service.exists(String(query?.from))) && (await service.exists(String(query?.to))),
+    },
     subject: byFromTo,
   }),
   search: op({
@@ -497,6 +556,7 @@ export const operations = {
       (body as { scrollId?: string } | undefined)?.scrollId
         ? ["rest:post:files:search:scroll"]
         : ["rest:post:files:search"],
+    // a new search may be repeated; a repeated scroll request may skip a page
     retry: idempotent,
   }),
   spin2marketplaceA360: op({
@@ -504,14 +564,14 @@ export const operations = {
     path: "/v2/files/spin2marketplaceA360",
     body: z.looseObject({}),
     response: z.looseObject({}),
-    retry: never,
+    retry: never(() => "the marketplace export (it may have run)"),
   }),
   spin2marketplaceB360: op({
     method: "POST",
     path: "/v2/files/spin2marketplaceB360",
     body: z.looseObject({}),
     response: z.looseObject({}),
-    retry: never,
+    retry: never(() => "the marketplace export (it may have run)"),
   }),
 } as const satisfies Record<string, OperationSpec>;
 

@@ -7,6 +7,7 @@ import { Agent, type Dispatcher, request } from "undici";
 import type { z } from "zod";
 import {
   GLOBAL_COUNTER,
+  type OperationCall,
   type OperationInput,
   type OperationName,
   type OperationOutput,
@@ -14,7 +15,7 @@ import {
   operations,
 } from "../api/operations";
 import { VERSION } from "../version";
-import { MediahostError, Redactor, secretValuesIn } from "./errors";
+import { MediahostError, Redactor, secretValuesAt } from "./errors";
 import { type CounterState, countersFromHeaders, rateLimitFrom } from "./rate-limits";
 import { type IssuedToken, renewTime, sharedTokenCache, TokenCache } from "./tokens";
 
@@ -153,7 +154,7 @@ export class MediahostClient {
     const subject = spec.subject?.(raw);
     const query = validate(name, subject, "query", spec.query, raw.query);
     const body = validate(name, subject, "body", spec.body, raw.body);
-    for (const secret of secretValuesIn(body)) this.redactor.add(secret);
+    for (const secret of secretValuesAt(spec.secrets ?? [], { query, body })) this.redactor.add(secret);
 
     let attempt = 0;
     let retried401 = false;
@@ -180,7 +181,9 @@ export class MediahostClient {
           ? `no answer within ${seconds(budget)} s`
           : this.redactor.redact(`${code || "error"}: ${(err as Error).message}`);
         if (!notSent) mayHaveApplied = true;
-        if (attempt < this.maxAttempts && (notSent || spec.retry.kind !== "never")) {
+        if (attempt < this.maxAttempts) {
+          if (!notSent && (await this.appliedUnanswered(name, subject, spec, raw, reason)))
+            return spec.doneResult?.(raw) as OperationOutput<N>;
           if (Date.now() >= deadline) throw this.timedOut(name, subject, attempt, started);
           await this.backoffBefore(name, attempt, reason, deadline);
           continue;
@@ -203,7 +206,10 @@ export class MediahostClient {
       // status (the service answers mkdir of an existing path with 200 and such a body)
       const named = errorBody(response.text);
       if (ok && !(named && (spec.response === "empty" || spec.response === "text"))) {
-        return this.parse(name, subject, spec, response) as OperationOutput<N>;
+        const result = this.parse(name, subject, spec, response);
+        for (const secret of secretValuesAt(spec.secrets ?? [], { response: result }))
+          this.redactor.add(secret);
+        return result as OperationOutput<N>;
       }
       const message = this.redactor.redact(named?.message ?? serviceMessage(response.text));
 
@@ -249,21 +255,57 @@ export class MediahostClient {
         attempts: attempt,
       });
       if (mayHaveApplied && spec.retry.kind === "conflictMeansDone") {
-        const done = spec.retry.conflict === "exists" ? error.isConflictExists : error.isNotFound;
+        const conflict = spec.retry.conflict === "exists" ? error.isConflictExists : error.isNotFound;
+        const done = conflict && (spec.retry.done?.(message) ?? true);
         // an earlier attempt was applied and only its answer was lost
         if (done) return spec.doneResult?.(raw) as OperationOutput<N>;
       }
-      if (
-        RETRYABLE_STATUS.has(response.status) &&
-        spec.retry.kind !== "never" &&
-        attempt < this.maxAttempts
-      ) {
+      if (RETRYABLE_STATUS.has(response.status) && attempt < this.maxAttempts) {
         mayHaveApplied = true;
+        if (await this.appliedUnanswered(name, subject, spec, raw, `HTTP ${response.status}: ${message}`))
+          return spec.doneResult?.(raw) as OperationOutput<N>;
         if (Date.now() >= deadline) throw this.timedOut(name, subject, attempt, started);
         await this.backoffBefore(name, attempt, `HTTP ${response.status}`, deadline);
         continue;
       }
       throw error;
+    }
+  }
+
+  /**
+   * After an attempt that may have been applied without our seeing its answer: whether it was
+   * (the call is then done), by the operation's rule. An operation that may not be repeated fails
+   * saying what to check; the others are repeated.
+   */
+  private async appliedUnanswered(
+    operation: string,
+    subject: string | undefined,
+    spec: OperationSpec,
+    input: OperationCall,
+    reason: string,
+  ): Promise<boolean> {
+    const rule = spec.retry;
+    if (rule.kind === "never") {
+      throw new MediahostError({
+        kind: "unsure",
+        operation,
+        subject,
+        serviceMessage: reason,
+        check: rule.check(input),
+      });
+    }
+    if (rule.kind !== "checkFirst") return false;
+    return rule.applied({ exists: (path) => this.exists(path) }, input);
+  }
+
+  /** Whether a path exists (for the checks of `checkFirst` rules). */
+  private async exists(path: string): Promise<boolean> {
+    try {
+      await this.call("stat", { query: { filename: path } });
+      return true;
+    } catch (err) {
+      if (err instanceof MediahostError && (err.isNotFound || err.isNotADirectory)) return false;
+      throw err;
     }
   }
 
@@ -359,7 +401,6 @@ export class MediahostClient {
     const result = await this.call("token", {
       body: { clientId: this.clientId, clientSecret: this.clientSecret, expiresIn: this.tokenLifetime },
     });
-    this.redactor.add(result.token);
     return { token: result.token, renewAt: renewTime(issuedAt, result.expiresIn) };
   }
 
@@ -385,7 +426,8 @@ function validate(
   value: unknown,
 ): Record<string, unknown> | undefined {
   if (!schema) return undefined;
-  const result = schema.safeParse(value);
+  // an operation whose query fields are all optional may be called without one
+  const result = schema.safeParse(value === undefined && part === "query" ? {} : value);
   if (result.success) return result.data as Record<string, unknown>;
   const issues = result.error.issues.map((issue) => ({
     field: [part, ...issue.path.map(String)].join("."),

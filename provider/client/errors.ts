@@ -4,6 +4,7 @@
 
 export type MediahostErrorKind =
   | "http" // the service answered with an error status
+  | "unsure" // no answer, and repeating could do the work twice: it may have been applied
   | "invalid" // the input broke a rule of the API; nothing was sent
   | "rateLimited" // a counter is exhausted and its reset is too far to wait for
   | "network" // no answer: connection refused or reset
@@ -27,6 +28,8 @@ export interface MediahostErrorDetails {
   issues?: { field: string; rule: string }[];
   /** Attempts made before giving up. */
   attempts?: number;
+  /** For kind "unsure": what to check to learn whether the call was applied. */
+  check?: string;
 }
 
 export class MediahostError extends Error implements MediahostErrorDetails {
@@ -40,6 +43,7 @@ export class MediahostError extends Error implements MediahostErrorDetails {
   readonly resetAt?: Date;
   readonly issues?: { field: string; rule: string }[];
   readonly attempts?: number;
+  readonly check?: string;
 
   constructor(details: MediahostErrorDetails) {
     super(describe(details));
@@ -54,6 +58,7 @@ export class MediahostError extends Error implements MediahostErrorDetails {
     this.resetAt = details.resetAt;
     this.issues = details.issues;
     this.attempts = details.attempts;
+    this.check = details.check;
   }
 
   /**
@@ -105,6 +110,8 @@ function describe(d: MediahostErrorDetails): string {
       );
     case "network":
       return `${d.operation}${about}: no answer from the service after ${d.attempts ?? 1} attempt(s): ${d.serviceMessage ?? "network error"}`;
+    case "unsure":
+      return `${d.operation}${about}: may have been applied (${d.serviceMessage ?? "no answer"}): check ${d.check ?? "the service"}`;
     case "timeout":
       return `${d.operation}${about}: ${d.serviceMessage ?? "no answer in time"}`;
     case "job":
@@ -136,20 +143,39 @@ export class Redactor {
   }
 }
 
-/** Paths of request bodies whose string values are secrets (api-v2.md 4.2, observed.md fetch). */
-export function secretValuesIn(body: unknown): string[] {
+/**
+ * The values at a table's secret paths (provider/api/operations.ts, SecretPath) in a call's input
+ * (`query`, `body`) or answer (`response`): `a.b`, `a[].b` for every element of an array, and a
+ * `userinfo:` prefix for a URL whose `user:password@` part (and password alone) is the secret.
+ */
+export function secretValuesAt(paths: readonly string[], parts: Record<string, unknown>): string[] {
   const found: string[] = [];
-  const walk = (value: unknown, key: string) => {
-    if (typeof value === "string") {
-      if (/secret|password/i.test(key)) found.push(value);
-      return;
+  for (const spec of paths) {
+    const userinfo = spec.startsWith("userinfo:");
+    const steps = (userinfo ? spec.slice("userinfo:".length) : spec).split(".");
+    let values: unknown[] = [parts];
+    for (const step of steps) {
+      const many = step.endsWith("[]");
+      const key = many ? step.slice(0, -2) : step;
+      values = values.flatMap((v) => {
+        const next = v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined;
+        return many ? (Array.isArray(next) ? next : []) : [next];
+      });
     }
-    if (Array.isArray(value)) {
-      for (const v of value) walk(v, key);
-    } else if (value && typeof value === "object") {
-      for (const [k, v] of Object.entries(value)) walk(v, k);
+    for (const v of values) {
+      if (typeof v !== "string") continue;
+      if (!userinfo) {
+        found.push(v);
+        continue;
+      }
+      try {
+        const url = new URL(v);
+        if (url.password) found.push(decodeURIComponent(url.password), url.password);
+        if (url.username && url.password) found.push(`${url.username}:${url.password}`);
+      } catch {
+        // not a URL: nothing to hide in it
+      }
     }
-  };
-  walk(body, "");
+  }
   return found;
 }

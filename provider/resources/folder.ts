@@ -159,14 +159,26 @@ export const folder = defineKind({
           "failed move — set the path back to undo the move.",
       );
     }
-    const { id } = await ctx.client.ops.startBatchDelete({ body: { filenames: [path] } });
-    ctx.info(`Folder ${path}: emptying with batch delete job ${id}`);
-    await waitForJob(ctx.client, "batchDelete", id, {
+    let job: string | undefined;
+    try {
+      job = (await ctx.client.ops.startBatchDelete({ body: { filenames: [path] } })).id;
+    } catch (err) {
+      // the job may have started without our hearing of it: a job is not started twice (its
+      // counter allows 25 an hour); whether the folder empties says whether it ran
+      if (!(err instanceof MediahostError && err.kind === "unsure")) throw err;
+      ctx.warn(`Folder ${path}: ${err.message}; waiting to see whether the folder empties`);
+      for (let i = 0; i < 20 && !(await deleteIfEmpty(ctx, path)); i++)
+        await new Promise((r) => setTimeout(r, 500));
+      if (await deleteIfEmpty(ctx, path)) return;
+      throw err;
+    }
+    ctx.info(`Folder ${path}: emptying with batch delete job ${job}`);
+    await waitForJob(ctx.client, "batchDelete", job, {
       onProgress: (s) => ctx.info(`Folder ${path}: batch delete ${Math.round(s.progress)}%`),
     });
     // the batch delete may have taken the folder itself too
     if (!(await deleteIfEmpty(ctx, path))) {
-      throw new ProviderError(`still holds content after the batch delete job ${id}; run the delete again`);
+      throw new ProviderError(`still holds content after the batch delete job ${job}; run the delete again`);
     }
   },
 });

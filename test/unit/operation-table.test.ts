@@ -1,0 +1,157 @@
+// The operation table's rules about repeats and secrets, walked operation by operation against a
+// loopback server: an attempt whose answer is lost is repeated only where the table says a repeat
+// is harmless (or first checked, or recognised as done), and fails saying what to check where it
+// is not; every credential the table marks never reaches an error message.
+import { describe, expect, it } from "vitest";
+import { samples } from "../../emulator/test/contract/helpers/samples";
+import { type OperationName, type OperationSpec, operations } from "../../provider/api/operations";
+import { MediahostClient, MediahostError, TokenCache } from "../../provider/client";
+import { json, startServer } from "./helpers/http-server";
+
+const names = Object.keys(operations) as OperationName[];
+
+function clientFor(url: string) {
+  return new MediahostClient({
+    baseUrl: url,
+    clientId: "demo-client",
+    clientSecret: "client-secret-0001",
+    tokenCache: new TokenCache(),
+    sleep: async () => {},
+    maxAttempts: 3,
+  });
+}
+
+describe("the operation table", () => {
+  it("gives every operation a rule for repeats, and every operation that may not repeat says what to check", () => {
+    for (const name of names) {
+      const spec: OperationSpec = operations[name];
+      expect(["idempotent", "conflictMeansDone", "checkFirst", "never"], name).toContain(spec.retry.kind);
+      if (spec.method === "GET") expect(spec.retry.kind, `${name} reads`).toBe("idempotent");
+      if (spec.retry.kind === "never") expect(spec.retry.check(samples[name] as never), name).toMatch(/\w/);
+    }
+  });
+
+  it.each(names)("%s: an attempt whose answer is lost is repeated only as its rule says", async (name) => {
+    const spec: OperationSpec = operations[name];
+    let attempts = 0;
+    let stats = 0;
+    const server = await startServer((req, res) => {
+      if (req.path === "/v2/token" && name !== "token") {
+        return json(res, 200, { token: "tok", expiresIn: 1200, scope: [] });
+      }
+      if (req.path === "/v2/files/stat" && name !== "stat") {
+        stats++;
+        return json(res, 404, { message: "No such file or directory" });
+      }
+      attempts++;
+      // the first attempt reaches the service and its answer is lost; the second is refused
+      if (attempts === 1) return void res.socket?.destroy();
+      json(res, 400, { message: "stop here" });
+    });
+    try {
+      const err = (await clientFor(server.url)
+        .call(name, samples[name] as never)
+        .catch((e) => e)) as MediahostError;
+      expect(err).toBeInstanceOf(MediahostError);
+      if (spec.retry.kind === "never") {
+        expect(attempts, name).toBe(1);
+        expect(err.kind).toBe("unsure");
+        expect(err.message).toMatch(/may have been applied .*: check /);
+      } else {
+        expect(attempts, name).toBe(2);
+        expect(err.message).toContain("stop here");
+      }
+      if (spec.retry.kind === "checkFirst") expect(stats, name).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  const marked = names.filter((n) => (operations[n] as OperationSpec).secrets?.length);
+  it("marks the credentials of the token request, the account update, fetch, JWT and user reads", () => {
+    expect(marked.sort()).toEqual(["createJwt", "fetch", "getUser", "token", "updateAccount"]);
+  });
+
+  /** Inputs with a distinct sentinel at every credential the operation's table entry marks. */
+  const withSecrets: Record<string, { input: Record<string, unknown>; sentinels: string[] }> = {
+    token: { input: { body: { clientId: "c", clientSecret: "S-client" } }, sentinels: ["S-client"] },
+    updateAccount: {
+      input: {
+        body: {
+          fetching: {
+            enabled: true,
+            type: "http",
+            http: {
+              url: "https://u:S-urlpw@o.example/x",
+              auth: { enabled: true, username: "u", password: "S-pw" },
+            },
+            s3: { accessKeyId: "S-akid", secretAccessKey: "S-s3", bucket: "b" },
+          },
+        },
+      },
+      sentinels: ["S-urlpw", "S-pw", "S-akid", "S-s3"],
+    },
+    fetch: {
+      input: {
+        body: [
+          {
+            url: "https://u:S-furl@o.example/a.jpg",
+            filename: "/a.jpg",
+            auth: { username: "u", password: "S-fpw" },
+          },
+        ],
+      },
+      sentinels: ["S-furl", "S-fpw"],
+    },
+    createJwt: {
+      input: { body: { filename: "/a.jpg", key: "S-jwtkey", expiresIn: 60 } },
+      sentinels: ["S-jwtkey"],
+    },
+  };
+
+  it.each(Object.keys(withSecrets))(
+    "%s: a credential it is sent never reaches an error message",
+    async (name) => {
+      const { input, sentinels } = withSecrets[name]!;
+      // a service that echoes what it was sent in its error
+      const server = await startServer((req, res) => {
+        if (req.path === "/v2/token" && name !== "token")
+          return json(res, 200, { token: "tok", expiresIn: 1200, scope: [] });
+        json(res, 400, { message: `bad request: ${decodeURIComponent(`${req.query}`)} ${req.body}` });
+      });
+      try {
+        const err = (await clientFor(server.url)
+          .call(name as OperationName, input as never)
+          .catch((e) => e)) as Error;
+        expect(err).toBeInstanceOf(MediahostError);
+        expect(err.message).toMatch(/HTTP 400: bad request/);
+        for (const sentinel of sentinels) expect(err.message, sentinel).not.toContain(sentinel);
+        expect(err.message).toContain("[redacted]");
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it.each([
+    ["token", "token"],
+    ["getUser", "s3Secret"],
+  ] as const)("%s: a credential it answers never reaches a later error message", async (name, field) => {
+    const secret = `S-answer-${field}`;
+    const server = await startServer((req, res) => {
+      if (req.path === "/v2/token")
+        return json(res, 200, { token: name === "token" ? secret : "tok", expiresIn: 1200, scope: [] });
+      if (req.path === "/v2/user") return json(res, 200, { [field]: secret });
+      json(res, 400, { message: `you sent ${req.headers.authorization}, and ${secret}` });
+    });
+    try {
+      const client = clientFor(server.url);
+      if (name === "getUser") await client.ops.getUser({ query: { userId: "u" } });
+      const err = (await client.ops.stat({ query: { filename: "/a" } }).catch((e) => e)) as Error;
+      expect(err.message).toMatch(/HTTP 400: you sent/);
+      expect(err.message).not.toContain(secret);
+    } finally {
+      await server.close();
+    }
+  });
+});
