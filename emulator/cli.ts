@@ -7,7 +7,7 @@ import { type EmulatorOptions, startEmulator } from "./index";
 
 const USAGE = `usage: mediahost-emulator [--host 127.0.0.1] [--port 0] [--client-id ID] [--client-secret SECRET]
   [--alias NAME] [--account ALIAS=ID:SECRET ...] [--data DIR] [--latency-ms N] [--latency-jitter-ms N]
-  [--fault-rate P] [--drop-rate P] [--seed N] [--aliases-update merge|replace] [--token-ttl S]`;
+  [--fault-rate P] [--drop-rate P] [--seed N] [--aliases-update merge|replace] [--mkdir-exists 200|409] [--token-ttl S]`;
 
 function fail(message: string): never {
   process.stderr.write(`mediahost-emulator: ${message}\n${USAGE}\n`);
@@ -52,6 +52,7 @@ export function parseCli(argv: string[]): EmulatorOptions {
         "drop-rate": { type: "string" },
         seed: { type: "string" },
         "aliases-update": { type: "string" },
+        "mkdir-exists": { type: "string" },
         "token-ttl": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -68,6 +69,10 @@ export function parseCli(argv: string[]): EmulatorOptions {
   if (aliasesUpdate !== undefined && aliasesUpdate !== "merge" && aliasesUpdate !== "replace") {
     fail("--aliases-update must be merge or replace");
   }
+  const mkdirExists = str("mkdir-exists");
+  if (mkdirExists !== undefined && mkdirExists !== "200" && mkdirExists !== "409") {
+    fail("--mkdir-exists must be 200 or 409");
+  }
   const options: EmulatorOptions = {
     host: str("host"),
     port: number("port", str("port"), 0, 65535),
@@ -82,6 +87,7 @@ export function parseCli(argv: string[]): EmulatorOptions {
     dropRate: number("drop-rate", str("drop-rate"), 0, 1),
     seed: number("seed", str("seed"), 0),
     aliasesUpdate,
+    mkdirExists,
     tokenTtlSeconds: number("token-ttl", str("token-ttl"), 1),
   };
   // undefined means "the default": drop the keys not given

@@ -1,6 +1,16 @@
 // What the routes share: the accounts and their trees, persistence, fault settings, jobs, the
 // request log and the token key. One per running emulator.
 import type { Account, AliasesUpdate, Credentials } from "./accounts";
+
+/** How mkdir of an existing path answers: as the service documents it (200 with an error body), or 409. */
+export type MkdirExists = "200" | "409";
+
+/** Where the service's behaviour is unknown or varies, the emulator's setting (control surface: behaviour). */
+export interface Behaviour {
+  aliasesUpdate: AliasesUpdate;
+  mkdirExists: MkdirExists;
+}
+
 import { bearerToken, DEFAULT_TOKEN_TTL, readTokenClaims, SCOPES, signJwt } from "./auth";
 import type { BlobStore } from "./blobs";
 import { unauthorized } from "./errors";
@@ -15,7 +25,7 @@ export class Context {
   readonly store: Store;
   readonly jobs: JobRunner;
   readonly log = new RequestLog();
-  aliasesUpdate: AliasesUpdate;
+  readonly behaviour: Behaviour;
   /** http://host:port, known once listening. */
   baseUrl = "";
 
@@ -26,13 +36,13 @@ export class Context {
     readonly faults: Faults,
     /** Accounts of the command line: what a reset goes back to. */
     readonly initialAccounts: Credentials[],
-    aliasesUpdate: AliasesUpdate,
+    behaviour: Behaviour,
     world?: World,
   ) {
     this.world = world ?? new World(blobs);
     this.store = new Store(this.world, journal);
     this.jobs = new JobRunner(this.store);
-    this.aliasesUpdate = aliasesUpdate;
+    this.behaviour = { ...behaviour };
   }
 
   issueToken(

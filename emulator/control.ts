@@ -3,8 +3,8 @@
 // what startEmulator() hands to in-process tests.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { AliasEntry, AliasesUpdate, Credentials, Fetching } from "./accounts";
-import type { Context } from "./context";
+import type { AliasEntry, Credentials, Fetching } from "./accounts";
+import type { Behaviour, Context } from "./context";
 import { conflict, notFound } from "./errors";
 import type { CounterState } from "./limits";
 import type { LogEntry } from "./requestlog";
@@ -33,7 +33,10 @@ const FaultsBody = z.strictObject({
   seed: z.number().int().optional(),
   dropAfterApply: z.strictObject({ operation: z.string().min(1), count: z.number().int().min(0) }).optional(),
 });
-const BehaviourBody = z.strictObject({ aliasesUpdate: z.enum(["merge", "replace"]) });
+const BehaviourBody = z.strictObject({
+  aliasesUpdate: z.enum(["merge", "replace"]).optional(),
+  mkdirExists: z.enum(["200", "409"]).optional(),
+});
 const Since = z.strictObject({
   since: z.string().regex(/^\d+$/, { message: "must be a whole number" }).optional(),
 });
@@ -141,9 +144,11 @@ export class Control {
     return faults.view();
   }
 
-  setBehaviour(change: { aliasesUpdate: AliasesUpdate }): { aliasesUpdate: AliasesUpdate } {
-    this.ctx.aliasesUpdate = change.aliasesUpdate;
-    return { aliasesUpdate: this.ctx.aliasesUpdate };
+  /** Changes what the emulator does where the service's behaviour is unknown or varies; answers the settings in force. */
+  setBehaviour(change: Partial<Behaviour>): Behaviour {
+    if (change.aliasesUpdate) this.ctx.behaviour.aliasesUpdate = change.aliasesUpdate;
+    if (change.mkdirExists) this.ctx.behaviour.mkdirExists = change.mkdirExists;
+    return { ...this.ctx.behaviour };
   }
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AliasesUpdate, Credentials } from "./accounts";
 import { type BlobStore, DiskBlobStore, MemoryBlobStore } from "./blobs";
-import { Context } from "./context";
+import { Context, type MkdirExists } from "./context";
 import { Control } from "./control";
 import { Faults } from "./faults";
 import { Journal, signingKey } from "./persistence";
@@ -36,6 +36,8 @@ export interface EmulatorOptions {
   seed?: number;
   /** How POST /v2/account treats `aliases` (default merge). */
   aliasesUpdate?: AliasesUpdate;
+  /** How mkdir of an existing path answers (default "200": as the service documents it). */
+  mkdirExists?: MkdirExists;
   /** Lifetime of every token, overriding what token requests ask for. */
   tokenTtlSeconds?: number;
   /** Where diagnostics go (default stderr). */
@@ -90,7 +92,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await signingKey(dataDir),
     faults,
     accounts,
-    options.aliasesUpdate ?? "merge",
+    { aliasesUpdate: options.aliasesUpdate ?? "merge", mkdirExists: options.mkdirExists ?? "200" },
     world,
   );
   // the command line's accounts exist with the command line's credentials, whatever was stored

@@ -37,7 +37,7 @@ export const accountHandlers: Pick<Handlers, AccountOps> = {
       type: "updateAccount",
       account: account.alias,
       update: body,
-      aliases: ctx.aliasesUpdate,
+      aliases: ctx.behaviour.aliasesUpdate,
     });
   },
   getUser: ({ account, query }) => account.user(query.userId),

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { FETCH_MAX_FILESIZE } from "../accounts";
 import { signJwt } from "../auth";
 import type { Context } from "../context";
-import { ApiError, badRequest, httpError, notFound } from "../errors";
+import { ApiError, badRequest, FsError, httpError, notFound } from "../errors";
 import { fileContent } from "../media";
 import { search } from "../search";
 import type { TreeNode } from "../tree";
@@ -164,7 +164,15 @@ async function fetchOne(
 export const fileHandlers: Pick<Handlers, FileOps> = {
   mkdir: async ({ ctx, account, query, now }) => {
     const path = cleanPath(query.dirname, "dirname");
-    await ctx.store.commit({ type: "mkdir", account: account.alias, path, time: now });
+    try {
+      await ctx.store.commit({ type: "mkdir", account: account.alias, path, time: now });
+    } catch (err) {
+      // the service documents this answer: HTTP 200 with the error as the body (docs/api.md#errors)
+      if (err instanceof FsError && err.kind === "exists" && ctx.behaviour.mkdirExists === "200") {
+        return { name: "RiakFsError", message: `Path already exists: ${path}` };
+      }
+      throw err;
+    }
   },
   deleteFile: async ({ ctx, account, query }) => {
     const path = cleanPath(query.filename, "filename");

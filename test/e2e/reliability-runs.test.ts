@@ -70,7 +70,9 @@ describe("runs that go wrong", async () => {
   beforeAll(async () => {
     p = await openProject(toolchain, {
       workDir: WORK_DIR,
-      emulator: { accounts: [OTHER], latencyMs: 40, latencyJitterMs: 40 },
+      // mkdir of an existing folder as a 409, so that the request log tells takeovers apart (the
+      // documented 200-with-error-body is covered by test/integration/folders.test.ts)
+      emulator: { accounts: [OTHER], latencyMs: 40, latencyJitterMs: 40, mkdirExists: "409" },
       env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
       config: {
         password: { value: PASSWORD, secret: true },

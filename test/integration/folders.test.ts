@@ -16,7 +16,16 @@ beforeEach(async () => {
 
 const paths = async () => (await h.state()).tree.map((e) => e.path);
 
-describe("Folder", () => {
+// the service documents mkdir of an existing path as HTTP 200 with an error body; 409 is what
+// a client would expect: the provider must tell "exists" from "created" under both
+describe.each(["200", "409"] as const)("Folder (mkdir of an existing path answers %s)", (mkdirExists) => {
+  beforeEach(async () => {
+    await h.emulator.control.setBehaviour({ mkdirExists });
+  });
+  afterAll(async () => {
+    await h.emulator.control.setBehaviour({ mkdirExists: "200" });
+  });
+
   it("creates missing parents with one mkdir each, and manages only the leaf", async () => {
     const { id, outs } = await h.create("Folder", { path: "/products/shoes/" });
     expect(id).toBe("/products/shoes");

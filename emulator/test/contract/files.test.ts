@@ -57,10 +57,22 @@ describe("POST /v2/files/mkdir (mkdir)", () => {
     expect(s.body.isDirectory).toBe(true);
   });
 
-  it("an existing path fails with 409 Path already exists", async () => {
+  it("an existing path answers as documented: HTTP 200 with the RiakFsError body", async () => {
     await mkdirs(api, "/photos");
     const r = await api.post("/v2/files/mkdir", undefined, { dirname: "/photos" });
-    expectFsError(r, 409, "Path already exists", "/photos");
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({ name: "RiakFsError", message: "Path already exists: /photos" });
+  });
+
+  it("an existing path fails with 409 Path already exists once the behaviour says 409", async () => {
+    await mkdirs(api, "/photos");
+    await api.behaviour({ mkdirExists: "409" });
+    try {
+      const r = await api.post("/v2/files/mkdir", undefined, { dirname: "/photos" });
+      expectFsError(r, 409, "Path already exists", "/photos");
+    } finally {
+      await api.behaviour({ mkdirExists: "200" });
+    }
   });
 
   it("does not create missing parents: 404 No such file or directory, nothing created", async () => {

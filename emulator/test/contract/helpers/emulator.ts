@@ -225,7 +225,10 @@ export class Client {
     await this.control("POST", "/_emulator/faults", settings);
   }
 
-  async behaviour(settings: { aliasesUpdate: "merge" | "replace" }): Promise<void> {
+  async behaviour(settings: {
+    aliasesUpdate?: "merge" | "replace";
+    mkdirExists?: "200" | "409";
+  }): Promise<void> {
     await this.control("POST", "/_emulator/behaviour", settings);
   }
 }

@@ -100,6 +100,8 @@ export async function mkdirs(api: Client, ...dirs: string[]): Promise<void> {
   for (const dirname of dirs) {
     const r = await api.post("/v2/files/mkdir", undefined, { dirname });
     expect(r.status, `mkdir ${dirname}: ${r.text}`).toBe(200);
+    // an existing path also answers 200, with the error as the body
+    expect(r.text, `mkdir ${dirname}`).not.toMatch(/already exists/);
   }
 }
 
