@@ -84,7 +84,7 @@ export class Account {
     return clientId === this.clientId ? this.clientSecret : this.clients.get(clientId);
   }
 
-  /** GET /v2/account: write-only secrets masked (observed.md). */
+  /** GET /v2/account: write-only secrets masked (docs/api.md). */
   view(): Record<string, unknown> {
     return {
       dateCreated: this.dateCreated,

@@ -1,4 +1,4 @@
-// Error answers of the emulator. Two body shapes exist (observed.md): hapi-style
+// Error answers of the emulator. Two body shapes exist (docs/api.md): hapi-style
 // `{statusCode, error, message}` for API errors, and `{name, message}` for file-system errors.
 
 const REASONS: Record<number, string> = {
@@ -40,7 +40,7 @@ export const notFound = (message: string) => httpError(404, message);
 export const conflict = (message: string) => httpError(409, message);
 export const unauthorized = (message = "Missing authentication") => new ApiError(401, { message });
 
-/** observed.md's file-system error names, with the statuses the emulator chose for them. */
+/** docs/api.md's file-system error names, with the statuses the emulator chose for them. */
 const FS_ERRORS = {
   exists: { name: "PathExistsError", text: "Path already exists", status: 409 },
   missing: { name: "NoSuchFileError", text: "No such file or directory", status: 404 },

@@ -1,4 +1,4 @@
-// Rate-limit counters of api-v2.md 8.1, each counted over a rolling 60 minutes. Requests are
+// Rate-limit counters of docs/api.md#rate-limits, each counted over a rolling 60 minutes. Requests are
 // kept as per-second buckets, so a window holds at most 3,600 entries whatever the traffic.
 import { counterLimits } from "../provider/api/operations";
 
@@ -95,7 +95,7 @@ export class Limiter {
     return { count, limit, remaining: Math.max(0, limit - count), reset: w.reset(now) };
   }
 
-  /** Every counter api-v2.md 8.1 reports (plus any a test has set), for GET /v2/account/limits. */
+  /** Every counter docs/api.md#rate-limits reports (plus any a test has set), for GET /v2/account/limits. */
   all(now: number): Record<string, CounterState> {
     const names = new Set([...Object.keys(counterLimits), ...this.limits.keys()]);
     const out: Record<string, CounterState> = {};

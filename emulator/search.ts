@@ -190,7 +190,7 @@ interface Cursor {
   size: number;
 }
 
-/** Results reachable without scrolling (api-v2.md 4.3). */
+/** Results reachable without scrolling (docs/api.md#bounds). */
 const MAX_RESULTS = 1000;
 const DEFAULT_SIZE = 100;
 

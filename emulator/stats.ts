@@ -16,7 +16,7 @@ export interface Range {
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 const startOfDay = (time: number) => Math.floor(time / DAY) * DAY;
 
-/** api-v2.md 8.3 defaults: HTTP and storage stats cover one month ago (start of day) to today's end. */
+/** docs/api.md#bounds defaults: HTTP and storage stats cover one month ago (start of day) to today's end. */
 export function monthRange(from: string | undefined, to: string | undefined, now: number): Range {
   const month = new Date(now);
   month.setUTCMonth(month.getUTCMonth() - 1);

@@ -1,4 +1,4 @@
-// The one table of /v2 operations (api-v2.md section 4.1, all 57 rows). The typed client and
+// The one table of /v2 operations (all 57 operations of the specification, docs/api.md). The typed client and
 // the emulator's routes and validation are both driven by it: adding an operation is adding
 // one entry here.
 import { z } from "zod";
@@ -56,7 +56,7 @@ export interface OperationSpec {
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
   readonly response: ResponseKind;
-  /** Rate-limit counters (api-v2.md 8.1) the call consumes besides `rest:global`. */
+  /** Rate-limit counters (docs/api.md#rate-limits) the call consumes besides `rest:global`. */
   readonly counters?: (input: { query?: unknown; body?: unknown }) => string[];
   readonly retry: RetryRule;
   /** Where the input or the answer carries credentials (see SecretPath). */
@@ -106,7 +106,7 @@ function op<const T extends OperationSpec>(spec: T): T {
   return spec;
 }
 
-// Jobs: POST starts one and answers its id, GET ?id= reports progress (observed.md).
+// Jobs: POST starts one and answers its id, GET ?id= reports progress (docs/api.md).
 const jobPoll = (path: string) =>
   op({ method: "GET", path, query: JobId, response: s.JobStatus, retry: idempotent, subject: byJob });
 // Bodies "not shown" in the spec: accepted as any JSON object; the emulator answers 501.
@@ -598,7 +598,7 @@ export type OperationOutput<N extends OperationName> = Operations[N]["response"]
       ? Uint8Array
       : string;
 
-/** Every counter api-v2.md section 8.1 reports, with its hourly limit. */
+/** Every counter docs/api.md#rate-limits reports, with its hourly limit. */
 export const counterLimits: Readonly<Record<string, number>> = {
   "s3:global": 7000,
   "s3:PUT": 2000,

@@ -1,18 +1,18 @@
-// Shapes of the /v2 API: request parts from api-v2.md (sections 2, 4 and 8.3) first, then
-// observed.md where the specification says "not shown". One set of schemas serves the typed
+// Shapes of the /v2 API: request parts as the specification gives them first, then
+// what the service's documentation shows where the specification says "not shown" (docs/api.md). One set of schemas serves the typed
 // client (inputs are typed values) and the emulator (query values arrive as strings), so the
 // query helpers below accept both.
 import { z } from "zod";
 
 // ---- scalars -------------------------------------------------------------------------------
 
-/** api-v2.md 2.8: a path of at most 1024 characters that begins with "/". */
+/** docs/api.md#files-and-folders: a path of at most 1024 characters that begins with "/". */
 export const FilePath = z
   .string()
   .max(1024, { message: "must be at most 1024 characters" })
   .regex(/^\//, { message: 'must begin with "/"' });
 
-/** `continuation` and job `id`: at most 1024 characters (api-v2.md 8.3). */
+/** `continuation` and job `id`: at most 1024 characters (docs/api.md#bounds). */
 export const Token1024 = z.string().min(1).max(1024, { message: "must be at most 1024 characters" });
 
 /** A boolean query parameter: a boolean from the client, "true"/"false" on the wire. */
@@ -140,7 +140,7 @@ export const AliasUpdate = z.strictObject({
   defaultProfile: z.string().optional(),
 });
 
-/** api-v2.md 4.2: no properties other than those listed, at any level. */
+/** docs/api.md#account: no properties other than those listed, at any level. */
 export const AccountUpdate = z.strictObject({
   minify: z.strictObject({ enabled: z.boolean() }).optional(),
   fetching: FetchingUpdate.optional(),
@@ -230,7 +230,7 @@ export const Stat = z.looseObject({
 });
 export type Stat = z.infer<typeof Stat>;
 
-/** observed.md: exactly three optional booleans, nothing else. */
+/** docs/api.md: exactly three optional booleans, nothing else. */
 export const FolderOptions = z.strictObject({
   scanSpins: z.boolean().optional(),
   nameSpinsAfterFolder: z.boolean().optional(),

@@ -1,5 +1,5 @@
 // Rate-limit counters as the service reports them in response headers. Two header variants
-// exist (observed.md) and both are read: `x-ratelimit-*` with a `type` naming the counter, and
+// exist (docs/api.md) and both are read: `x-ratelimit-*` with a `type` naming the counter, and
 // `x-global-ratelimit-*` for the global REST counter. The earlier variant sends `x-ratelimit-*`
 // with type `rest:global`, which lands in the same place.
 import { GLOBAL_COUNTER } from "../api/operations";

@@ -311,7 +311,7 @@ describe("runs that go wrong", async () => {
     const s = state();
     expect(s.tree.map((e) => e.path).filter((x) => x.startsWith("/runs/"))).toEqual([]);
     expect(s.subAccounts).not.toContain("team-runs");
-    // the service merges the alias map on update and has no alias delete (observed.md): an
+    // the emulator merges the alias map on update and no alias delete is known (docs/api.md#account): an
     // alias it keeps is released with a warning that says so
     const kept = Object.keys(s.account.aliases).filter((a) => /^a\d+$/.test(a));
     for (const name of kept) expect(destroyed.stdout).toContain(`Alias ${name}: the service kept the alias`);

@@ -16,14 +16,14 @@ function issues(
 }
 
 describe("operation table", () => {
-  it("has every row of api-v2.md 4.1, each under /v2 with a unique method and path", () => {
+  it("has every operation of the specification, each under /v2 with a unique method and path", () => {
     const rows = Object.values(operations).map((o) => `${o.method} ${o.path}`);
     expect(rows).toHaveLength(57);
     expect(new Set(rows).size).toBe(57);
     for (const row of rows) expect(row).toMatch(/^(GET|POST|DELETE) \/v2\//);
   });
 
-  it("names only counters that api-v2.md 8.1 reports", () => {
+  it("names only counters that docs/api.md#rate-limits reports", () => {
     for (const [name, op] of Object.entries(operations)) {
       const counters =
         "counters" in op && op.counters
@@ -45,7 +45,7 @@ describe("operation table", () => {
   });
 });
 
-describe("path parameters (api-v2.md 2.8)", () => {
+describe("path parameters (docs/api.md#files-and-folders)", () => {
   const q = operations.stat.query;
   it("accepts a path that begins with / and is at most 1024 characters", () => {
     expect(issues(q, { filename: "/a/b.jpg" })).toEqual([]);
@@ -69,7 +69,7 @@ describe("path parameters (api-v2.md 2.8)", () => {
   });
 });
 
-describe("bounded parameters (api-v2.md 8.3)", () => {
+describe("bounded parameters (docs/api.md#bounds)", () => {
   it("continuation is at most 1024 characters", () => {
     expect(issues(operations.readdir.query, { dirname: "/", continuation: "c".repeat(1024) })).toEqual([]);
     expect(issues(operations.readdir.query, { dirname: "/", continuation: "c".repeat(1025) })).toEqual([
@@ -127,7 +127,7 @@ describe("bounded parameters (api-v2.md 8.3)", () => {
   });
 });
 
-describe("account update body (api-v2.md 4.2)", () => {
+describe("account update body (docs/api.md#account)", () => {
   const body = operations.updateAccount.body;
   const http = {
     enabled: true,
@@ -238,7 +238,7 @@ describe("account update body (api-v2.md 4.2)", () => {
   });
 });
 
-describe("meta and folder options (observed.md)", () => {
+describe("meta and folder options (docs/api.md)", () => {
   it("folder options allow exactly three booleans", () => {
     expect(
       issues(operations.setFolderOptions.body, {

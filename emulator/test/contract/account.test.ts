@@ -1,5 +1,5 @@
-// api-v2.md 2.2-2.5, 4.1 (account rows), 4.2; observed.md "Account", "Custom domain and
-// sub-account", "Users and events".
+// docs/api.md "Account", "Custom domains and sub-accounts" and "Users and events"; the
+// account rows of the operation table (provider/api/operations.ts).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Client, type Emulator, setup } from "./helpers/emulator";
 
@@ -38,7 +38,7 @@ function expect400Naming(
 }
 
 describe("GET /v2/account (getAccount)", () => {
-  it("returns the account shape of 2.2 / observed.md", async () => {
+  it("returns the account shape of docs/api.md#account", async () => {
     const a = await account();
     expect(a.alias).toBe(alias);
     expect(typeof a.dateCreated).toBe("string");
@@ -189,7 +189,7 @@ describe("POST /v2/account (updateAccount)", () => {
     });
   });
 
-  describe("enforces the conditional requirements of 4.2 with 400 naming the field", () => {
+  describe("enforces the conditional requirements of the account update body with 400 naming the field", () => {
     it.each([
       ["minify.enabled is required", { minify: {} }, "enabled"],
       [

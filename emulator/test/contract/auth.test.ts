@@ -1,4 +1,4 @@
-// api-v2.md 2.1, 4.1 (POST /v2/token), 5 and 8.3; observed.md "Errors" and "Token".
+// docs/api.md "Authentication and tokens", "Errors" and "Bounds".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, type Emulator, setup, sleep } from "./helpers/emulator";
 import { type OperationName, operationNames, route, samples } from "./helpers/samples";
@@ -106,7 +106,7 @@ describe("POST /v2/token (token)", () => {
   });
 });
 
-// Every operation except POST /v2/token requires a bearer token (api-v2.md 4, 5.3).
+// Every operation except POST /v2/token requires a bearer token (docs/api.md#authentication-and-tokens).
 const guarded = operationNames.filter((n) => n !== "token");
 
 function send(name: OperationName, token: string | null, extraHeaders?: Record<string, string>) {

@@ -1,4 +1,4 @@
-// DESIGN.md, "Emulator command line": exactly one line `listening on http://HOST:PORT` on stdout
+// emulator/README.md (the first section): exactly one line `listening on http://HOST:PORT` on stdout
 // once ready; clean stop on SIGTERM; default client demo-client / demo-secret, overridable.
 import { describe, expect, it } from "vitest";
 import { Client, startEmulator } from "./helpers/emulator";

@@ -1,4 +1,4 @@
-// api-v2.md 5.8: allowed request headers Accept, Authorization, Content-Type, If-None-Match,
+// docs/api.md#authentication-and-tokens: allowed request headers Accept, Authorization, Content-Type, If-None-Match,
 // plus Content-Length and User-Agent; exposed headers `*`; preflight max age 86400 s;
 // credentials not allowed; responses carry `access-control-allow-origin: *`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// api-v2.md 2.8, 4.1 (file rows), 4.3; observed.md "Errors" and "Files".
+// docs/api.md "Files and folders", "Errors" and "Bounds"; the file rows of the operation table.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Client, type Emulator, setup } from "./helpers/emulator";
 import { mkdirs, type Origin, PNG_1X1, putFile, putFiles, startOrigin } from "./helpers/files";
@@ -30,7 +30,7 @@ const download = async (filename: string) => {
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
 };
 
-/** observed.md: file-system errors are `{name, message: "<text>: <path>"}`. */
+/** docs/api.md: file-system errors are `{name, message: "<text>: <path>"}`. */
 function expectFsError(
   r: { status: number; body: unknown; text: string },
   status: number,
@@ -139,7 +139,7 @@ describe("GET /v2/files/readdir (readdir)", () => {
     expect(r.body.continuation).toBeUndefined();
   });
 
-  it("entries have the observed shape: base names; folders size 0, no contentType, meta {}; files meta {width,height,duration}", async () => {
+  it("entries have the documented shape: base names; folders size 0, no contentType, meta {}; files meta {width,height,duration}", async () => {
     await mkdirs(api, "/mixed", "/mixed/sub");
     await putFile(api, origin, "/mixed/hello.txt", "hello world");
     const r = await readdir("/mixed");

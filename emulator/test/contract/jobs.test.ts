@@ -1,4 +1,4 @@
-// api-v2.md 3.2, 4.1 (zip and batch delete rows), 8.3; observed.md "Files" (zip, batch delete).
+// docs/api.md "Jobs" and "Bounds".
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Client, type Emulator, setup, until } from "./helpers/emulator";

@@ -1,4 +1,4 @@
-// api-v2.md 2.6, 8.1, 8.2; observed.md "Errors" (429) and "Rate-limit headers";
+// docs/api.md "Rate limits" and "Errors";
 // docs/emulator-control.md (limits, request log).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Client, type Emulator, setup } from "./helpers/emulator";
@@ -36,7 +36,7 @@ function expectReset(value: number | string | null, t0: number, used = true) {
 }
 
 describe("GET /v2/account/limits (getLimits)", () => {
-  it("reports every counter of 8.1 with count, limit, remaining and reset", async () => {
+  it("reports every counter of the specification with count, limit, remaining and reset", async () => {
     const t0 = nowSeconds();
     const r = await api.get("/v2/account/limits");
     expect(r.status).toBe(200);
@@ -107,7 +107,7 @@ describe("rate-limit headers (8.2)", () => {
     expect(r.status, r.text).toBe(429);
     expect(typeof r.body?.message).toBe("string");
     expect(r.body.message).toContain("rate limit exceeded");
-    // observed.md: the message also says when requests may resume (a date-time or Unix time)
+    // docs/api.md: the message also says when requests may resume (a date-time or Unix time)
     expect(r.body.message).toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\b\d{10}\b/);
     expect((await api.get("/v2/account")).body.minify.enabled).toBe(before);
     const c = (await api.get("/v2/account/limits")).body["rest:post:account"];

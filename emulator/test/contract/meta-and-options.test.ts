@@ -1,4 +1,4 @@
-// api-v2.md 2.7, 4.1 (meta, options and poi rows); observed.md "Folder options" and "Meta".
+// docs/api.md "Meta", "Folder options" and "Points of interest".
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Client, type Emulator, setup } from "./helpers/emulator";
 import { mkdirs, type Origin, PNG_1X1, putFile, startOrigin } from "./helpers/files";

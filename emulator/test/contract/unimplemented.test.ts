@@ -1,6 +1,6 @@
 // Operations the emulator cannot perform (image background removal, 3D conversion, marketplace
-// exports: api-v2.md 4.1 rows with bodies "not shown") answer 501 with a message, after the
-// usual authentication (every operation but token requires a bearer token, api-v2.md 5.3).
+// exports: docs/api.md#what-this-project-leaves-out) answer 501 with a message, after the
+// usual authentication (every operation but token requires a bearer token, docs/api.md#authentication-and-tokens).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, type Emulator, setup } from "./helpers/emulator";
 import { type OperationName, route, samples } from "./helpers/samples";

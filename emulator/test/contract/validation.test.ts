@@ -1,5 +1,5 @@
-// api-v2.md 2.8, 4 ("Query parameters named filename, dirname, from, to follow 2.8"), 4.1
-// (continuation, job id, tus location bounds), 8.3; observed.md "Errors" (400 bodies).
+// docs/api.md "Files and folders" (path parameters), "Bounds" (continuation, job id, tus
+// location) and "Errors".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, type Emulator, postLargeBody, setup } from "./helpers/emulator";
 import { type OperationName, route, samples } from "./helpers/samples";
@@ -35,7 +35,7 @@ function expect400Naming(
   expect(r.body!.message as string).toContain(field);
 }
 
-// From the Query column of api-v2.md 4.1: every operation with a path parameter, and which.
+// From the specification's query parameters: every operation with a path parameter, and which.
 const PATH_PARAMS: [OperationName, string[]][] = [
   ["download", ["filename"]],
   ["getMeta", ["filename"]],
@@ -66,7 +66,7 @@ const PATH_PARAMS: [OperationName, string[]][] = [
 
 const cases = PATH_PARAMS.flatMap(([name, fields]) => fields.map((field) => [name, field] as const));
 
-describe("path parameters (2.8): begin with / and at most 1024 characters", () => {
+describe("path parameters: begin with / and at most 1024 characters", () => {
   const valid = (name: OperationName) => ({ ...(samples[name].query ?? {}) });
 
   it.each(cases)("%s: %s not beginning with / → 400 naming it", async (name, field) => {
@@ -93,7 +93,7 @@ describe("path parameters (2.8): begin with / and at most 1024 characters", () =
     },
   );
 
-  it("paths inside bodies follow 2.8 too (fetch filename, jwt filename, zip filenames)", async () => {
+  it("paths inside bodies follow the path rule too (fetch filename, jwt filename, zip filenames)", async () => {
     const fetchBad = await api.post("/v2/files/fetch", [
       { url: "http://127.0.0.1:9/a.jpg", filename: "a.jpg" },
     ]);
@@ -105,7 +105,7 @@ describe("path parameters (2.8): begin with / and at most 1024 characters", () =
   });
 });
 
-describe("continuation and job id: at most 1024 characters (8.3)", () => {
+describe("continuation and job id: at most 1024 characters", () => {
   it("readdir continuation of 1025 characters → 400 naming continuation", async () => {
     const r = await api.get("/v2/files/readdir", { dirname: "/", continuation: "c".repeat(1025) });
     expect400Naming(r, "continuation");

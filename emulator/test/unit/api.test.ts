@@ -190,7 +190,9 @@ describe("emulator control surface and faults", () => {
     emu.control.setFaults({ dropAfterApply: { operation: "mkdir", count: 1 } });
     await expect(call("POST", "/v2/files/mkdir?dirname=/lost")).rejects.toThrow();
     // applied: the repeat finds the folder there
-    expect((await call("POST", "/v2/files/mkdir?dirname=/lost")).json.message).toBe("Path already exists: /lost");
+    expect((await call("POST", "/v2/files/mkdir?dirname=/lost")).json.message).toBe(
+      "Path already exists: /lost",
+    );
   });
 
   it("injects 500, 503 and dropped connections at the configured rate, repeatably", async () => {

@@ -1,6 +1,6 @@
 // The /v2 API has no plain upload operation (uploads go through S3/FTP/tus), so the suite puts
 // file content into the emulator the way the specification offers: `POST /v2/files/fetch`
-// from a remote URL (api-v2.md 4.1), here a loopback HTTP server the test owns.
+// from a remote URL (docs/api.md#uploads-and-fetches), here a loopback HTTP server the test owns.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";

@@ -1,6 +1,6 @@
-// One well-formed request per operation of api-v2.md 4.1, keyed by the operation names of
+// One well-formed request per operation of the table, keyed by the operation names of
 // provider/api/operations.ts. Bodies whose fields the specification leaves "not shown" follow
-// observed.md. Used where a test must reach every route with input the validation accepts
+// docs/api.md. Used where a test must reach every route with input the validation accepts
 // (authentication loop, request log), so that the only thing under test is the route itself.
 import { operations } from "../../../../provider/api/operations";
 
@@ -81,7 +81,7 @@ export function route(name: OperationName): { method: string; path: string } {
   return { method: o.method, path: o.path };
 }
 
-/** Every 8.1 counter with its hourly limit, copied from api-v2.md (not from the code). */
+/** Every counter with its hourly limit, copied from docs/api.md#rate-limits (not from the code). */
 export const SPEC_COUNTERS: Record<string, number> = {
   "s3:global": 7000,
   "s3:PUT": 2000,
@@ -114,7 +114,7 @@ export const SPEC_COUNTERS: Record<string, number> = {
   "zips2:create": 536870912000,
 };
 
-/** Asserts a file-system error body of observed.md: `{name, message: "<text>: <path>"}`. */
+/** Asserts a file-system error body of docs/api.md: `{name, message: "<text>: <path>"}`. */
 export function fsErrorMessage(body: unknown): { name: string; message: string } {
   const b = body as { name?: unknown; message?: unknown } | undefined;
   if (typeof b?.name !== "string" || b.name.length === 0 || typeof b.message !== "string") {
