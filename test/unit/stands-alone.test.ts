@@ -30,7 +30,7 @@ describe("the repository stands alone", () => {
   it("cites only sections of docs/api.md that exist", () => {
     const headings = new Set(
       [...readFileSync(join(root, "docs", "api.md"), "utf8").matchAll(/^#+ (.+)$/gm)].map((m) =>
-        anchor(m[1]),
+        anchor(m[1] ?? ""),
       ),
     );
     const cited = texts.flatMap(({ file, text }) =>
