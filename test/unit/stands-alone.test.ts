@@ -1,5 +1,5 @@
 // The repository stands alone: nothing it holds cites a document outside it, and every
-// section of docs/api.md cited (as docs/api.md#anchor) exists.
+// section of docs/api.md that a file cites by its anchor exists.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
