@@ -5,7 +5,7 @@
 import type { AccountUpdate } from "../provider/api/schemas";
 import { Account, type AliasesUpdate, type Credentials, type EventRecord } from "./accounts";
 import type { BlobStore } from "./blobs";
-import { badRequest } from "./errors";
+import { badRequest, notFound } from "./errors";
 import type { DirNode, FileContent, FolderOptions, Meta, PointOfInterest, TreeNode } from "./tree";
 
 export type MetaUpdate = Omit<Meta, "approval"> & { approval?: { approved: boolean; comment?: string } };
@@ -28,8 +28,8 @@ export type Mutation =
   | On<{ type: "setMeta"; path: string; meta: MetaUpdate; time: number }>
   | On<{ type: "addTags" | "removeTags"; path: string; tags: string[]; time: number }>
   | On<{ type: "setOptions"; path: string; options: FolderOptions }>
-  | On<{ type: "setPoi"; path: string; points: PointOfInterest[] }>
-  | On<{ type: "deletePoi"; path: string; ids?: string[] }>
+  | On<{ type: "setPoi"; path: string; name: string; point: PointOfInterest }>
+  | On<{ type: "deletePoi"; path: string; name: string }>
   | On<{ type: "protect"; path: string; key: string }>;
 
 const MAX_TAGS = 50;
@@ -132,16 +132,13 @@ export class World {
       case "setOptions":
         tree.requireDir(m.path).options = { ...m.options };
         return;
-      case "setPoi": {
-        const file = tree.requireFile(m.path);
-        const ids = new Set(m.points.map((p) => p.id));
-        file.poi = [...file.poi.filter((p) => !ids.has(p.id)), ...m.points];
+      case "setPoi":
+        tree.requireFile(m.path).poi[m.name] = { ...m.point };
         return;
-      }
       case "deletePoi": {
         const file = tree.requireFile(m.path);
-        const ids = m.ids;
-        file.poi = ids ? file.poi.filter((p) => !ids.includes(p.id)) : [];
+        if (!Object.hasOwn(file.poi, m.name)) throw notFound(`Point of interest not found: ${m.name}`);
+        delete file.poi[m.name];
         return;
       }
       case "protect":

@@ -23,11 +23,12 @@ export interface Product {
   category2?: string;
 }
 
+/** A rectangle on an image, in fractions of its size; a file's points are keyed by name. */
 export interface PointOfInterest {
-  id: string;
   x: number;
   y: number;
-  label?: string;
+  width: number;
+  height: number;
 }
 
 export interface Meta {
@@ -57,7 +58,7 @@ export interface FileNode extends NodeBase {
   /** Content hash: the key of the file's bytes in the blob store. */
   blob: string;
   media: MediaInfo;
-  poi: PointOfInterest[];
+  poi: Record<string, PointOfInterest>;
 }
 
 export interface DirNode extends NodeBase {
@@ -208,7 +209,7 @@ export class Tree {
       ctime: existing ? existing.ctime : time,
       mtime: time,
       meta: existing?.meta ?? {},
-      poi: existing?.kind === "file" ? existing.poi : [],
+      poi: existing?.kind === "file" ? existing.poi : {},
       ...content,
     };
     if (existing) this.drop(existing);

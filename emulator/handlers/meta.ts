@@ -1,5 +1,4 @@
 // File meta (title, description, tags, approval, product), points of interest and folder options.
-import { randomBytes } from "node:crypto";
 import type { FolderOptions } from "../tree";
 import { splitPath } from "../tree";
 import { type Call, cleanPath, type Handlers } from "./types";
@@ -76,16 +75,14 @@ export const metaHandlers: Pick<Handlers, MetaOps> = {
     await ctx.store.commit({ type: "removeTags", account: account.alias, path, tags: body.tags, time: now });
   },
 
-  getPoi: ({ account, query }) => ({ points: structuredClone(account.tree.requireFile(file(query)).poi) }),
-  /** Points with an id replace the point of that id; points without one get a new id. */
+  getPoi: ({ account, query }) => structuredClone(account.tree.requireFile(file(query)).poi),
+  /** One named point per call; the name given again replaces its point. */
   setPoi: async ({ ctx, account, query, body }) => {
-    const points = body.points.map((p) => ({ ...p, id: p.id ?? randomBytes(6).toString("hex") }));
-    await ctx.store.commit({ type: "setPoi", account: account.alias, path: file(query), points });
+    const { name, ...point } = body;
+    await ctx.store.commit({ type: "setPoi", account: account.alias, path: file(query), name, point });
   },
-  /** Without `ids`, every point of the file goes. */
   deletePoi: async ({ ctx, account, query, body }) => {
-    const mutation = { type: "deletePoi", account: account.alias, path: file(query) } as const;
-    await ctx.store.commit(body.ids ? { ...mutation, ids: body.ids } : mutation);
+    await ctx.store.commit({ type: "deletePoi", account: account.alias, path: file(query), name: body.name });
   },
 
   /** The folder's own options, or with `withInherited` its ancestors' merged in (nearest wins). */

@@ -258,7 +258,7 @@ export const operations = {
     method: "GET",
     path: "/v2/files/poi",
     query: Filename,
-    response: "text",
+    response: s.PoiMap,
     retry: idempotent,
     subject: byFilename,
   }),
@@ -266,10 +266,10 @@ export const operations = {
     method: "POST",
     path: "/v2/files/poi",
     query: Filename,
-    body: s.PoiUpdate,
+    body: s.PoiSet,
     response: "text",
-    // a point without an id is added again by a repeat
-    retry: never(({ query }) => `the points of interest of ${String(query?.filename)}`),
+    // a point is set under its name: a repeat sets the same point again
+    retry: idempotent,
     subject: byFilename,
   }),
   deletePoi: op({
@@ -278,7 +278,7 @@ export const operations = {
     query: Filename,
     body: s.PoiDelete,
     response: "text",
-    retry: idempotent,
+    retry: missingMeansDone,
     subject: byFilename,
   }),
   readdir: op({

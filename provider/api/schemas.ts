@@ -262,16 +262,26 @@ export const Approval = z.looseObject({
   comment: z.string().optional(),
 });
 
-/** Points of interest: fields not shown anywhere. Emulator's choice, documented: normalized
- * coordinates (0..1) on the image with an optional id and label. */
+/** A point of interest: a rectangle on the image, in fractions 0..1 of its size (docs/api.md#points-of-interest). */
+const Fraction = z.number().min(0).max(1);
 export const PointOfInterest = z.strictObject({
-  id: z.string().max(64).optional(),
-  x: z.number().min(0).max(1),
-  y: z.number().min(0).max(1),
-  label: z.string().max(256).optional(),
+  x: Fraction,
+  y: Fraction,
+  width: Fraction,
+  height: Fraction,
 });
-export const PoiUpdate = z.strictObject({ points: z.array(PointOfInterest).max(100) });
-export const PoiDelete = z.strictObject({ ids: z.array(z.string()).optional() });
+const PoiName = z.string().min(1).max(256);
+/** One named point per call; a name given again replaces its point. */
+export const PoiSet = z.strictObject({
+  name: PoiName,
+  x: Fraction,
+  y: Fraction,
+  width: Fraction,
+  height: Fraction,
+});
+export const PoiDelete = z.strictObject({ name: PoiName });
+/** GET: the file's points keyed by name. */
+export const PoiMap = z.record(z.string(), PointOfInterest);
 
 export const MetaUpdate = z.strictObject({
   tags: Tags.optional(),

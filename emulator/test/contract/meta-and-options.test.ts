@@ -216,23 +216,58 @@ describe("folder options (getFolderOptions, setFolderOptions)", () => {
   });
 });
 
-describe("points of interest (getPoi, setPoi, deletePoi)", () => {
-  // Fields are not shown anywhere: the bodies are the emulator's documented choice
-  // (normalized coordinates with an id), so this checks the round trip only.
-  it("POST stores points, GET shows them, DELETE removes them", async () => {
+describe("points of interest (getPoi, setPoi, deletePoi), as documented", () => {
+  const face = { x: 0.25, y: 0.1, width: 0.5, height: 0.4 };
+
+  it("POST {name, x, y, width, height} answers 200 empty; GET answers the points keyed by name", async () => {
+    const set = await api.post("/v2/files/poi", { name: "face", ...face }, { filename: IMG });
+    expect(set.status, set.text).toBe(200);
+    expect(set.text).toBe("");
     ok(
       await api.post(
         "/v2/files/poi",
-        { points: [{ id: "eye", x: 0.25, y: 0.75, label: "Eye" }] },
+        { name: "logo", x: 0, y: 0.9, width: 0.1, height: 0.1 },
         { filename: IMG },
       ),
     );
     const g = await api.get("/v2/files/poi", { filename: IMG });
     ok(g);
-    expect(g.text).toContain("eye");
-    ok(await api.call("DELETE", "/v2/files/poi", { query: { filename: IMG }, body: { ids: ["eye"] } }));
-    const after = await api.get("/v2/files/poi", { filename: IMG });
-    ok(after);
-    expect(after.text).not.toContain("eye");
+    expect(g.body).toEqual({ face, logo: { x: 0, y: 0.9, width: 0.1, height: 0.1 } });
+  });
+
+  it("a name given again replaces its point (a repeated POST changes nothing more)", async () => {
+    ok(await api.post("/v2/files/poi", { name: "face", ...face }, { filename: IMG }));
+    ok(await api.post("/v2/files/poi", { name: "face", ...face, x: 0.3 }, { filename: IMG }));
+    ok(await api.post("/v2/files/poi", { name: "face", ...face, x: 0.3 }, { filename: IMG }));
+    expect((await api.get("/v2/files/poi", { filename: IMG })).body).toEqual({ face: { ...face, x: 0.3 } });
+  });
+
+  it("DELETE {name} removes that point only; an unknown name is 404", async () => {
+    ok(await api.post("/v2/files/poi", { name: "face", ...face }, { filename: IMG }));
+    ok(await api.post("/v2/files/poi", { name: "logo", ...face }, { filename: IMG }));
+    const del = await api.call("DELETE", "/v2/files/poi", {
+      query: { filename: IMG },
+      body: { name: "face" },
+    });
+    expect(del.status, del.text).toBe(200);
+    expect((await api.get("/v2/files/poi", { filename: IMG })).body).toEqual({ logo: face });
+    const again = await api.call("DELETE", "/v2/files/poi", {
+      query: { filename: IMG },
+      body: { name: "face" },
+    });
+    expect(again.status).toBe(404);
+    expect(again.body.message).toBe("Point of interest not found: face");
+  });
+
+  it("coordinates outside 0..1, a missing size or an unknown key are 400 naming the field", async () => {
+    for (const [body, field] of [
+      [{ name: "a", ...face, x: 1.5 }, "x"],
+      [{ name: "a", x: 0, y: 0 }, "width"],
+      [{ name: "a", ...face, label: "Eye" }, "label"],
+    ] as const) {
+      const r = await api.post("/v2/files/poi", body, { filename: IMG });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.message).toContain(field);
+    }
   });
 });

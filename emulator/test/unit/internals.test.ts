@@ -117,7 +117,7 @@ describe("search query language", () => {
       contentType: path.endsWith(".jpg") ? "image/jpeg" : "text/plain",
       blob: "",
       media: { width: 10, height: 20, duration: null },
-      poi: [],
+      poi: {},
     },
   });
 
