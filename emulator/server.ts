@@ -22,6 +22,20 @@ import { validate } from "./validation";
 
 /** Largest request body: a batch of 1000 paths of 1024 characters fits. */
 export const BODY_LIMIT = 4 * 1024 * 1024;
+/** The largest simple upload (the emulator's choice); larger files go through tus. */
+export const UPLOAD_LIMIT = 64 * 1024 * 1024;
+
+function bodyLimitOf(request: FastifyRequest): number {
+  const operation = (request.routeOptions.config as { operation?: OperationName }).operation;
+  return operation && (operations[operation] as OperationSpec).rawBody ? UPLOAD_LIMIT : BODY_LIMIT;
+}
+
+/** A raw body as the table's `RawBody` takes it: the bytes and the content type they came with. */
+function rawBody(request: FastifyRequest): { bytes: Buffer; contentType?: string } {
+  const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  const contentType = request.headers["content-type"];
+  return contentType ? { bytes, contentType } : { bytes };
+}
 
 const CORS_PREFLIGHT = {
   "access-control-allow-origin": "*",
@@ -101,9 +115,8 @@ async function serve(
   }
   const query = op.query ? validate(op.query, request.query, "query") : undefined;
   // a call without a body is checked as `{}`, so that the message names the first missing field
-  const body = op.body
-    ? validate(op.body, request.body === undefined ? {} : request.body, "body")
-    : undefined;
+  const given = op.rawBody ? rawBody(request) : request.body === undefined ? {} : request.body;
+  const body = op.body ? validate(op.body, given, "body") : undefined;
   if (account) enforceLimits(reply, account, op.counters?.({ query, body }) ?? [], now);
   const handler = handlers[name] as Handler<OperationName>;
   const result = await handler({ ctx, account, query, body, now, request } as Call<OperationName>);
@@ -111,6 +124,7 @@ async function serve(
   if (result === undefined) return reply.code(200).send();
   if (result instanceof Raw) {
     return reply
+      .headers(result.headers)
       .header("content-type", result.contentType)
       .header("content-length", result.length)
       .send(result.body);
@@ -158,14 +172,16 @@ export function buildServer(ctx: Context, control: Control, tus: TusServer): Fas
     done();
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof ApiError)
       return reply.headers(error.headers).code(error.statusCode).send(error.body);
     const status = error.statusCode ?? 500;
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
       return reply
         .code(413)
-        .send(httpError(413, `Payload content length greater than maximum allowed: ${BODY_LIMIT}`).body);
+        .send(
+          httpError(413, `Payload content length greater than maximum allowed: ${bodyLimitOf(request)}`).body,
+        );
     }
     if (status >= 400 && status < 500) {
       const message = error instanceof SyntaxError ? "Invalid request payload JSON format" : error.message;
@@ -183,7 +199,8 @@ export function buildServer(ctx: Context, control: Control, tus: TusServer): Fas
     reply.code(204).headers(CORS_PREFLIGHT).send();
   });
 
-  for (const [name, op] of Object.entries(operations) as [OperationName, OperationSpec][]) {
+  const routes = Object.entries(operations) as [OperationName, OperationSpec][];
+  for (const [name, op] of routes.filter(([, op]) => !op.rawBody)) {
     app.route({
       method: op.method,
       url: op.path,
@@ -191,6 +208,21 @@ export function buildServer(ctx: Context, control: Control, tus: TusServer): Fas
       handler: (request, reply) => serve(ctx, name, op, request, reply),
     });
   }
+  // operations whose body is the bytes of a file, whatever its content type (JSON included)
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: UPLOAD_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
+    for (const [name, op] of routes.filter(([, op]) => op.rawBody)) {
+      scope.route({
+        method: op.method,
+        url: op.path,
+        config: { operation: name },
+        handler: (request, reply) => serve(ctx, name, op, request, reply),
+      });
+    }
+  });
 
   registerCdn(app, ctx);
   registerControl(app, control);

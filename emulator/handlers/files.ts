@@ -25,6 +25,7 @@ type FileOps =
   | "getZipJob"
   | "startBatchDelete"
   | "getBatchDeleteJob"
+  | "upload"
   | "getTusLocations"
   | "getTusUrl";
 
@@ -212,7 +213,11 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
     const path = cleanPath(query.filename, "filename");
     const file = account.tree.requireFile(path);
     account.stats.delivered(now, path, file.size, file.contentType);
-    return new Raw(ctx.world.blobs.open(file.blob), file.contentType, file.size);
+    // as documented: the content's tag (its blob's hash) and the file's last change
+    return new Raw(ctx.world.blobs.open(file.blob), file.contentType, file.size, {
+      etag: `"${file.blob}"`,
+      "last-modified": new Date(file.mtime).toUTCString(),
+    });
   },
 
   /** Items are fetched one after the other before answering (`wait` is accepted, not needed). */
@@ -259,6 +264,26 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
   },
   getBatchDeleteJob: ({ ctx, account, query }) => ctx.jobs.get(account.alias, query.id, "batchDelete"),
 
+  /** The simple upload: the body is the file; missing folders are made (docs/api.md#uploads-and-fetches). */
+  upload: async ({ ctx, account, query, body }) => {
+    const filename = cleanPath(query.filename, "filename");
+    const blobs = ctx.world.blobs;
+    const data = Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength);
+    const hash = await blobs.put(data);
+    try {
+      const contentType = body.contentType === "application/octet-stream" ? null : (body.contentType ?? null);
+      const content = fileContent(hash, data.length, data, filename, contentType);
+      await ctx.store.commit({
+        type: "writeFile",
+        account: account.alias,
+        path: filename,
+        content,
+        time: Date.now(),
+      });
+    } finally {
+      blobs.release(hash);
+    }
+  },
   getTusLocations: () => TUS_LOCATIONS,
   /** An upload endpoint for tus clients; the link itself authorizes creating uploads. */
   getTusUrl: ({ ctx, account, query, now }) => {

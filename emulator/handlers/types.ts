@@ -41,6 +41,7 @@ export class Raw {
     readonly body: Buffer | Readable,
     readonly contentType: string,
     readonly length: number,
+    readonly headers: Record<string, string> = {},
   ) {}
 }
 

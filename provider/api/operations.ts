@@ -61,6 +61,8 @@ export interface OperationSpec {
   readonly retry: RetryRule;
   /** Where the input or the answer carries credentials (see SecretPath). */
   readonly secrets?: readonly SecretPath[];
+  /** The body is `RawBody`: its bytes are sent as they are, with its content type. */
+  readonly rawBody?: true;
   /** false for `POST /v2/token`: the only call without a bearer token. */
   readonly auth?: false;
   /** What a call that a retry proved already applied returns (default: nothing). */
@@ -279,6 +281,19 @@ export const operations = {
     body: s.PoiDelete,
     response: "text",
     retry: missingMeansDone,
+    subject: byFilename,
+  }),
+  /** The simple upload: the whole file in one request (tus is for large or resumable ones). */
+  upload: op({
+    method: "POST",
+    path: "/v2/files/upload",
+    query: Filename,
+    body: s.RawBody,
+    rawBody: true,
+    response: "text",
+    // the same bytes written again leave the same file
+    retry: idempotent,
+    counters: counter("rest:post:files:upload"),
     subject: byFilename,
   }),
   readdir: op({

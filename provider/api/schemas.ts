@@ -262,6 +262,15 @@ export const Approval = z.looseObject({
   comment: z.string().optional(),
 });
 
+/**
+ * A body sent as bytes, not JSON (the simple upload): the file's content and the content type
+ * it is sent with (docs/api.md#uploads-and-fetches).
+ */
+export const RawBody = z.strictObject({
+  bytes: z.instanceof(Uint8Array),
+  contentType: z.string().min(1).max(255).optional(),
+});
+
 /** A point of interest: a rectangle on the image, in fractions 0..1 of its size (docs/api.md#points-of-interest). */
 const Fraction = z.number().min(0).max(1);
 export const PointOfInterest = z.strictObject({

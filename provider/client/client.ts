@@ -341,13 +341,21 @@ export class MediahostClient {
     }
     const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "application/json" };
     if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers["content-type"] = "application/json";
+    let payload: string | Uint8Array | undefined;
+    if (spec.rawBody) {
+      const raw = body as { bytes: Uint8Array; contentType?: string };
+      headers["content-type"] = raw.contentType ?? "application/octet-stream";
+      payload = raw.bytes;
+    } else if (body !== undefined) {
+      headers["content-type"] = "application/json";
+      payload = JSON.stringify(body);
+    }
     // the signal bounds the body too: a body that trickles in never outlasts the attempt
     const signal = AbortSignal.timeout(budgetMs);
     const response = await request(url, {
       method: spec.method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: payload,
       dispatcher: this.dispatcher,
       headersTimeout: budgetMs,
       bodyTimeout: budgetMs,

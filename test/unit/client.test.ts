@@ -62,6 +62,28 @@ describe("input validation", () => {
   });
 });
 
+describe("raw bodies", () => {
+  it("sends the simple upload's bytes as they are, with their content type, not as JSON", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      res.end();
+    });
+    const { client } = clientFor(server.url);
+    const bytes = new TextEncoder().encode('{"a": 1}');
+    await client.ops.upload({
+      query: { filename: "/a.json" },
+      body: { bytes, contentType: "application/json" },
+    });
+    await client.ops.upload({ query: { filename: "/b.bin" }, body: { bytes: new Uint8Array([1, 2]) } });
+    const [json, bin] = server.requests.filter((r) => r.path === "/v2/files/upload");
+    expect(json?.body).toBe('{"a": 1}');
+    expect(json?.headers["content-type"]).toBe("application/json");
+    expect(bin?.headers["content-type"]).toBe("application/octet-stream");
+    expect(bin?.headers["content-length"]).toBe("2");
+  });
+});
+
 describe("tokens", () => {
   it("mints one token for many concurrent callers and sends it as a bearer token", async () => {
     const state = { issued: 0 };

@@ -27,8 +27,16 @@ const download = async (filename: string) => {
   const res = await fetch(new URL(`/v2/files/download?filename=${encodeURIComponent(filename)}`, api.url), {
     headers: { authorization: `Bearer ${await api.token()}` },
   });
-  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 };
+
+/** The simple upload: the body is the file, sent with its content type. */
+const upload = (filename: string, bytes: string | Uint8Array, contentType = "application/octet-stream") =>
+  api.call("POST", "/v2/files/upload", {
+    query: { filename },
+    rawBody: bytes,
+    headers: { "content-type": contentType },
+  });
 
 /** docs/api.md: file-system errors are `{name, message: "<text>: <path>"}`. */
 function expectFsError(
@@ -203,9 +211,57 @@ describe("GET /v2/files/download (download)", () => {
     expect(r.bytes.equals(PNG_1X1)).toBe(true);
   });
 
+  it("sends the content type, an etag and last-modified as documented", async () => {
+    await putFile(api, origin, "/dl/pixel.png", PNG_1X1, "image/png");
+    const r = await download("/dl/pixel.png");
+    expect(r.headers.get("content-type")).toBe("image/png");
+    expect(r.headers.get("etag")).toMatch(/^"[^"]+"$/);
+    const mtime = (await stat("/dl/pixel.png")).body.mtime;
+    expect(new Date(r.headers.get("last-modified") ?? "").getTime()).toBe(
+      Math.floor(new Date(mtime).getTime() / 1000) * 1000,
+    );
+    // another content, another tag
+    await putFile(api, origin, "/dl/other.png", Buffer.concat([PNG_1X1, Buffer.from([0])]), "image/png");
+    expect((await download("/dl/other.png")).headers.get("etag")).not.toBe(r.headers.get("etag"));
+  });
+
   it("a missing file → 404", async () => {
     const r = await api.get("/v2/files/download", { filename: "/dl/none.png" });
     expectFsError(r, 404, "No such file or directory", "/dl/none.png");
+  });
+});
+
+describe("POST /v2/files/upload (upload), as documented", () => {
+  it("writes the raw body as the file: 200 empty, then stat and download agree, missing folders made", async () => {
+    const r = await upload("/up/deep/notes.txt", "hello, world", "text/plain");
+    expect(r.status, r.text).toBe(200);
+    expect(r.text).toBe("");
+    const s = await stat("/up/deep/notes.txt");
+    expect(s.body).toMatchObject({ size: 12, isDirectory: false, contentType: "text/plain" });
+    expect((await download("/up/deep/notes.txt")).bytes.toString()).toBe("hello, world");
+    expect((await stat("/up/deep")).body.isDirectory).toBe(true);
+  });
+
+  it("takes any content type as bytes, JSON included, and replaces a file in place", async () => {
+    const json = '{"not": "parsed"}';
+    expect((await upload("/up/data.json", json, "application/json")).status).toBe(200);
+    expect((await download("/up/data.json")).bytes.toString()).toBe(json);
+    expect((await upload("/up/data.json", "[]", "application/json")).status).toBe(200);
+    expect((await download("/up/data.json")).bytes.toString()).toBe("[]");
+  });
+
+  it("reads an image's dimensions and counts rest:post:files:upload", async () => {
+    const r = await upload("/up/pixel.png", PNG_1X1, "image/png");
+    expect(r.headers.get("x-ratelimit-type")).toBe("rest:post:files:upload");
+    expect((await stat("/up/pixel.png")).body.meta).toMatchObject({ width: 1, height: 1 });
+  });
+
+  it("onto a folder is 400 File is a directory; a path that is not absolute is 400 naming filename", async () => {
+    await mkdirs(api, "/up");
+    expectFsError(await upload("/up", "x"), 400, "File is a directory", "/up");
+    const bad = await upload("up.txt", "x");
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("filename");
   });
 });
 
