@@ -25,15 +25,32 @@ export interface AliasEntry {
 /** `fetching` as last written, secrets included (GET masks them). */
 export type Fetching = NonNullable<AccountUpdate["fetching"]>;
 
+/** Who made a request, as events and fetch attempts report it (docs/api.md#users-and-events). */
+export interface Initiator {
+  type: "api";
+  remoteAddr: string;
+  date: string;
+}
+
+/** An account event in the documented shape; `fetching` on fetch events. */
 export interface EventRecord {
-  id: string;
-  timestamp: string;
+  _id: string;
+  _accountId: string;
+  _submitted: string;
+  _seen: boolean;
   module: string;
   type: string;
   level: "error" | "warn" | "info";
   filename?: string;
-  message: string;
-  details?: Record<string, unknown>;
+  initiator: Initiator;
+  notify: boolean;
+  fetching?: {
+    url: string;
+    statusCode: number | null;
+    maxFilesize: number;
+    contentLength: number | null;
+    error: string;
+  };
 }
 
 /** Newest events kept per account. */
@@ -147,6 +164,12 @@ export class Account {
 
   deleteSubAccount(alias: string): void {
     if (!this.subAccounts.delete(alias)) throw notFound(`Sub-account not found: ${alias}`);
+  }
+
+  /** Marks the events of these ids seen; unknown ids are ignored. */
+  markSeen(ids: readonly string[]): void {
+    const seen = new Set(ids);
+    for (const event of this.events) if (seen.has(event._id)) event._seen = true;
   }
 
   recordEvent(event: EventRecord): void {

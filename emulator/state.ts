@@ -20,6 +20,7 @@ export type Mutation =
   | On<{ type: "createSubAccount"; alias: string; time: number }>
   | On<{ type: "deleteSubAccount"; alias: string }>
   | On<{ type: "event"; event: EventRecord }>
+  | On<{ type: "eventsSeen"; ids: string[] }>
   | On<{ type: "mkdir"; path: string; time: number }>
   | On<{ type: "writeFile"; path: string; content: FileContent; time: number }>
   | On<{ type: "delete"; path: string; recursive: boolean }>
@@ -101,6 +102,9 @@ export class World {
         return;
       case "event":
         account.recordEvent(m.event);
+        return;
+      case "eventsSeen":
+        account.markSeen(m.ids);
         return;
       case "mkdir":
         tree.mkdir(m.path, m.time);

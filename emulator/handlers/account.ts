@@ -17,6 +17,7 @@ type AccountOps =
   | "createSubAccount"
   | "deleteSubAccount"
   | "searchEvents"
+  | "markEventsSeen"
   | "getHttpStats"
   | "getStorageStats"
   | "getTrafficStats"
@@ -77,6 +78,10 @@ export const accountHandlers: Pick<Handlers, AccountOps> = {
           (body.level === undefined || e.level === body.level),
       )
       .reverse(),
+
+  markEventsSeen: async ({ ctx, account, body }) => {
+    await ctx.store.commit({ type: "eventsSeen", account: account.alias, ids: body });
+  },
 
   getHttpStats: ({ account, query, now }) => account.stats.http(monthRange(query.from, query.to, now)),
   getTrafficStats: ({ account, query, now }) =>

@@ -1,7 +1,7 @@
 // Files and folders: tree operations, listing, stat, download, remote fetch, signed URLs,
 // search, jobs and tus upload links.
 import { randomBytes } from "node:crypto";
-import { FETCH_MAX_FILESIZE } from "../accounts";
+import { type Account, FETCH_MAX_FILESIZE, type Initiator } from "../accounts";
 import { signJwt } from "../auth";
 import type { Context } from "../context";
 import { ApiError, badRequest, FsError, httpError, notFound } from "../errors";
@@ -64,11 +64,14 @@ function entryView(name: string, node: TreeNode): Record<string, unknown> {
   };
 }
 
+/** One try of a fetch in the documented shape (docs/api.md#uploads-and-fetches). */
 interface Attempt {
   url: string;
-  date: string;
-  statusCode?: number;
-  error?: string;
+  initiator: Initiator;
+  statusCode: number | null;
+  headers: Record<string, string>;
+  timing: { ns: number; connect: number; start: number; total: number };
+  error?: { name: string; message: string };
 }
 
 class FetchFailure extends Error {
@@ -77,14 +80,33 @@ class FetchFailure extends Error {
     readonly statusCode?: number,
   ) {
     super(message);
+    this.name = "FetchError";
   }
 }
 
-/** GETs a remote file; credentials in the URL become basic authentication like `auth`. */
+/** The URL without its `user:password@` part: credentials are used, never kept or shown. */
+function withoutCredentials(raw: string): string {
+  try {
+    const url = new URL(raw);
+    url.username = "";
+    url.password = "";
+    return url.toString();
+  } catch {
+    return raw;
+  }
+}
+
+interface Downloaded {
+  data: Buffer;
+  contentType: string | null;
+}
+
+/** GETs a remote file into `attempt`; credentials in the URL become basic authentication like `auth`. */
 async function download(
   raw: string,
   auth: { username: string; password: string } | undefined,
-): Promise<{ data: Buffer; contentType: string | null; status: number }> {
+  attempt: Attempt,
+): Promise<Downloaded> {
   const url = new URL(raw);
   const user =
     auth ??
@@ -96,7 +118,12 @@ async function download(
   const headers: Record<string, string> = {};
   if (user)
     headers.authorization = `Basic ${Buffer.from(`${user.username}:${user.password}`).toString("base64")}`;
+  const started = process.hrtime.bigint();
+  const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
   const res = await fetch(url, { headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  attempt.statusCode = res.status;
+  attempt.headers = Object.fromEntries(res.headers);
+  attempt.timing.start = ms();
   if (!res.ok || !res.body) {
     await res.body?.cancel();
     throw new FetchFailure(`remote answered HTTP ${res.status}`, res.status);
@@ -109,26 +136,38 @@ async function download(
       throw new FetchFailure(`file larger than ${FETCH_MAX_FILESIZE} bytes`, res.status);
     chunks.push(Buffer.from(chunk));
   }
-  return { data: Buffer.concat(chunks), contentType: res.headers.get("content-type"), status: res.status };
+  attempt.timing.total = ms();
+  attempt.timing.ns = Number(process.hrtime.bigint() - started);
+  return { data: Buffer.concat(chunks), contentType: res.headers.get("content-type") };
 }
+
+/** When the same file may be fetched again after a failure (the emulator's choice: a minute). */
+const RETRY_AFTER_MS = 60_000;
 
 async function fetchOne(
   ctx: Context,
-  alias: string,
+  account: Account,
   item: { url: string; filename: string; auth?: { username: string; password: string } },
+  initiator: Initiator,
 ): Promise<Record<string, unknown>> {
   const filename = cleanPath(item.filename, "filename");
-  const attempt: Attempt = { url: item.url, date: new Date().toISOString() };
+  const url = withoutCredentials(item.url);
+  const attempt: Attempt = {
+    url,
+    initiator,
+    statusCode: null,
+    headers: {},
+    timing: { ns: 0, connect: 0, start: 0, total: 0 },
+  };
   try {
-    const { data, contentType, status } = await download(item.url, item.auth);
-    attempt.statusCode = status;
+    const { data, contentType } = await download(item.url, item.auth, attempt);
     const blobs = ctx.world.blobs;
     const hash = await blobs.put(data);
     try {
       const content = fileContent(hash, data.length, data, filename, contentType);
       await ctx.store.commit({
         type: "writeFile",
-        account: alias,
+        account: account.alias,
         path: filename,
         content,
         time: Date.now(),
@@ -136,29 +175,40 @@ async function fetchOne(
     } finally {
       blobs.release(hash);
     }
-    return { filename, success: true, attempted: true, attempts: [attempt], retryAfter: null };
+    return { filename, success: true, attempted: true, attempts: [attempt], retryAfter: initiator.date };
   } catch (e) {
-    if (e instanceof FetchFailure && e.statusCode !== undefined) attempt.statusCode = e.statusCode;
-    attempt.error =
-      e instanceof ApiError ? e.message : (((e as Error).cause as Error)?.message ?? (e as Error).message);
+    const cause =
+      e instanceof ApiError || e instanceof FetchFailure
+        ? (e as Error)
+        : (((e as Error).cause as Error) ?? (e as Error));
+    // a message may quote the URL: never with its credentials
+    const message = cause.message.split(item.url).join(url);
+    attempt.error = { name: cause.name || "Error", message };
     await ctx.store.commit({
       type: "event",
-      account: alias,
+      account: account.alias,
       event: {
-        id: randomBytes(12).toString("hex"),
-        timestamp: new Date().toISOString(),
+        _id: randomBytes(12).toString("hex"),
+        _accountId: account.alias,
+        _submitted: new Date().toISOString(),
+        _seen: false,
         module: "fetching",
         type: "fetch.failed",
         level: "error",
         filename,
-        message: `Fetching ${item.url} failed: ${attempt.error}`,
-        details: {
-          url: item.url,
-          ...(attempt.statusCode !== undefined ? { statusCode: attempt.statusCode } : {}),
+        initiator,
+        notify: true,
+        fetching: {
+          url,
+          statusCode: attempt.statusCode,
+          maxFilesize: FETCH_MAX_FILESIZE,
+          contentLength: Number(attempt.headers["content-length"] ?? Number.NaN) || null,
+          error: message,
         },
       },
     });
-    return { filename, success: false, attempted: true, attempts: [attempt], retryAfter: null };
+    const retryAfter = new Date(Date.parse(initiator.date) + RETRY_AFTER_MS).toISOString();
+    return { filename, success: false, attempted: true, attempts: [attempt], retryAfter };
   }
 }
 
@@ -221,9 +271,10 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
   },
 
   /** Items are fetched one after the other before answering (`wait` is accepted, not needed). */
-  fetch: async ({ ctx, account, body }) => {
+  fetch: async ({ ctx, account, body, request }) => {
     const results: Record<string, unknown>[] = [];
-    for (const item of body) results.push(await fetchOne(ctx, account.alias, item));
+    const initiator: Initiator = { type: "api", remoteAddr: request.ip, date: new Date().toISOString() };
+    for (const item of body) results.push(await fetchOne(ctx, account, item, initiator));
     return results;
   },
 

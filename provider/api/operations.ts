@@ -209,7 +209,14 @@ export const operations = {
     method: "POST",
     path: "/v2/account/events/search",
     body: s.EventsSearch,
-    response: z.array(z.looseObject({})),
+    response: z.array(s.EventRecord),
+    retry: idempotent,
+  }),
+  markEventsSeen: op({
+    method: "POST",
+    path: "/v2/account/events/seen",
+    body: s.EventIds,
+    response: "text",
     retry: idempotent,
   }),
 
@@ -524,7 +531,8 @@ export const operations = {
     path: "/v2/files/fetch",
     body: s.FetchRequest,
     response: s.FetchResult,
-    counters: counter("fetch:file"),
+    // the documented answer names rest:post:files:fetch; each fetched file also counts fetch:file
+    counters: counter("rest:post:files:fetch", "fetch:file"),
     // a repeat fetches again, against the fetch counters
     retry: never(({ body }) => {
       const files = ((body as { filename?: string }[] | undefined) ?? []).map((i) => i.filename);
@@ -640,6 +648,7 @@ export const counterLimits: Readonly<Record<string, number>> = {
   "ftp:STOR": 2000,
   "ftp:RETR": 3000,
   "ftp:DELE": 3000,
+  "rest:post:files:fetch": 2000,
   "fetch:file": 1000,
   "fetch:largefile": 10,
   "fetch:largetimeout": 10,

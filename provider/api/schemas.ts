@@ -189,6 +189,35 @@ export const Limits = z.record(z.string(), LimitCounter);
 export const AliasAndDomain = z.strictObject({ alias: z.string().min(1), domain: z.string().min(1) });
 export const SubAccountRequest = z.strictObject({ alias: z.string().min(1) });
 
+/** Who made a request (docs/api.md#users-and-events). */
+const Initiator = z.looseObject({ type: z.string(), remoteAddr: z.string(), date: z.string() });
+
+/** An account event (docs/api.md#users-and-events). */
+export const EventRecord = z.looseObject({
+  _id: z.string(),
+  _accountId: z.string(),
+  _submitted: z.string(),
+  _seen: z.boolean(),
+  module: z.string(),
+  type: z.string(),
+  level: z.string(),
+  filename: z.string().optional(),
+  initiator: Initiator,
+  notify: z.boolean(),
+  fetching: z
+    .looseObject({
+      url: z.string(),
+      statusCode: z.number().nullable(),
+      maxFilesize: z.number(),
+      contentLength: z.number().nullable(),
+      error: z.string(),
+    })
+    .optional(),
+});
+
+/** `POST /v2/account/events/seen`: the ids of the events to mark seen. */
+export const EventIds = z.array(z.string().min(1).max(64)).max(1000);
+
 export const EventsSearch = z.strictObject({
   module: z.string().optional(),
   type: z.string().optional(),
@@ -365,13 +394,23 @@ export const FetchItem = z.strictObject({
   wait: z.boolean().optional(),
 });
 export const FetchRequest = z.array(FetchItem).min(1).max(20, { message: "must have at most 20 items" });
+/** One try of a fetch, as documented (docs/api.md#uploads-and-fetches). */
+export const FetchAttempt = z.looseObject({
+  url: z.string(),
+  initiator: Initiator,
+  statusCode: z.number().nullable(),
+  headers: z.record(z.string(), z.string()),
+  timing: z.looseObject({ ns: z.number(), connect: z.number(), start: z.number(), total: z.number() }),
+  error: z.looseObject({ name: z.string(), message: z.string() }).optional(),
+});
+
 export const FetchResult = z.array(
   z.looseObject({
     filename: z.string(),
     success: z.boolean(),
-    attempted: z.boolean().optional(),
-    attempts: z.array(z.unknown()).optional(),
-    retryAfter: z.unknown().optional(),
+    attempted: z.boolean(),
+    attempts: z.array(FetchAttempt),
+    retryAfter: z.string().nullable(),
   }),
 );
 

@@ -33,7 +33,7 @@ describe("operation table", () => {
           : [];
       for (const c of counters) expect(counterLimits, `${name} counts ${c}`).toHaveProperty(c);
     }
-    expect(Object.keys(counterLimits)).toHaveLength(29);
+    expect(Object.keys(counterLimits)).toHaveLength(30);
   });
 
   it("counts the fetching counter only for account updates that touch fetching", () => {

@@ -396,6 +396,33 @@ describe("read-only account resources", () => {
     expect(typeof p.burstableStorage).toBe("number");
   });
 
+  it("events have the documented shape, and POST /v2/account/events/seen marks them seen", async () => {
+    // a failed fetch is an event
+    await api.post("/v2/files/fetch", [{ url: "http://127.0.0.1:9/none.jpg", filename: "/ev/none.jpg" }]);
+    const r = await api.post("/v2/account/events/search", { module: "fetching" });
+    expect(r.status, r.text).toBe(200);
+    const [event] = r.body;
+    expect(event).toMatchObject({
+      _id: expect.any(String),
+      _accountId: expect.any(String),
+      _seen: false,
+      module: "fetching",
+      type: "fetch.failed",
+      level: "error",
+      filename: "/ev/none.jpg",
+      initiator: { type: expect.any(String), remoteAddr: expect.any(String) },
+      notify: expect.any(Boolean),
+      fetching: { url: "http://127.0.0.1:9/none.jpg", statusCode: null, maxFilesize: expect.any(Number) },
+    });
+    expect(Number.isNaN(Date.parse(event._submitted))).toBe(false);
+    expect(event.fetching.error).toMatch(/\w/);
+    const seen = await api.post("/v2/account/events/seen", [event._id, "no-such-event"]);
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.text).toBe("");
+    expect((await api.post("/v2/account/events/search", { module: "fetching" })).body[0]._seen).toBe(true);
+    expect((await api.post("/v2/account/events/seen", { ids: [event._id] })).status).toBe(400);
+  });
+
   it("POST /v2/account/events/search (searchEvents) → 200 array", async () => {
     const r = await api.post("/v2/account/events/search", { module: "files" });
     expect(r.status, r.text).toBe(200);

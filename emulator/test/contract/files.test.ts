@@ -380,6 +380,54 @@ describe("POST /v2/files/fetch (fetch)", () => {
     expect((await download("/priv/doc.txt")).bytes.toString()).toBe("secret doc");
   });
 
+  it("answers each item in the documented shape: attempts with initiator, headers, timing; retryAfter a date-time", async () => {
+    const good = origin.serve("/remote/shape.png", PNG_1X1, { contentType: "image/png" });
+    const r = await api.post("/v2/files/fetch", [
+      { url: good, filename: "/shape/ok.png" },
+      { url: `${origin.url}/remote/none.png`, filename: "/shape/none.png" },
+    ]);
+    expect(r.status, r.text).toBe(200);
+    expect(r.headers.get("x-ratelimit-type")).toBe("rest:post:files:fetch");
+    const [ok, failed] = r.body;
+    for (const item of [ok, failed]) {
+      expect(Object.keys(item).sort()).toEqual([
+        "attempted",
+        "attempts",
+        "filename",
+        "retryAfter",
+        "success",
+      ]);
+      expect(Number.isNaN(Date.parse(item.retryAfter))).toBe(false);
+      const attempt = item.attempts[0];
+      expect(attempt.initiator).toMatchObject({ type: expect.any(String), remoteAddr: expect.any(String) });
+      expect(Number.isNaN(Date.parse(attempt.initiator.date))).toBe(false);
+      expect(attempt.headers).toBeTypeOf("object");
+      for (const k of ["ns", "connect", "start", "total"]) expect(attempt.timing[k]).toBeTypeOf("number");
+    }
+    expect(ok.attempts[0]).toMatchObject({ url: good, statusCode: 200 });
+    expect(ok.attempts[0].headers["content-type"]).toBe("image/png");
+    expect(ok.attempts[0].error).toBeUndefined();
+    expect(failed).toMatchObject({ success: false, attempted: true });
+    expect(failed.attempts[0]).toMatchObject({ statusCode: 404, error: { name: expect.any(String) } });
+    expect(failed.attempts[0].error.message).toContain("404");
+  });
+
+  it("never keeps or shows credentials given in the URL: not in the answer, events or search", async () => {
+    const url = origin.serve("/private/creds.txt", "with creds", { auth: ["user", "s3cr3t-pw"] });
+    const withCreds = url.replace("http://", "http://user:s3cr3t-pw@");
+    const missing = `${origin.url.replace("http://", "http://user:s3cr3t-pw@")}/private/absent.txt`;
+    const r = await api.post("/v2/files/fetch", [
+      { url: withCreds, filename: "/creds/ok.txt" },
+      { url: missing, filename: "/creds/absent.txt" },
+    ]);
+    expect(r.body.map((i: { success: boolean }) => i.success)).toEqual([true, false]);
+    expect((await download("/creds/ok.txt")).bytes.toString()).toBe("with creds");
+    const events = await api.post("/v2/account/events/search", { module: "fetching" });
+    const search = await api.post("/v2/files/search", { query: "creds" });
+    for (const text of [r.text, events.text, search.text]) expect(text).not.toContain("s3cr3t-pw");
+    expect(events.body[0].fetching.url).toBe(`${origin.url}/private/absent.txt`);
+  });
+
   it("a fetched file counts under fetch:file (8.1)", async () => {
     const before = (await api.get("/v2/account/limits")).body["fetch:file"];
     expect(before).toMatchObject({ count: 0, limit: 1000 });

@@ -13,7 +13,7 @@ const f = { filename: "/sample/file.jpg" };
 const job = { id: "job-1" };
 
 /** Operations the service's own documentation shows beyond the specification's 57 (docs/api.md). */
-export const documentedAdditions: readonly string[] = ["upload"];
+export const documentedAdditions: readonly string[] = ["upload", "markEventsSeen"];
 /** The specification's operations and the documented additions: what the table must hold. */
 export const OPERATION_COUNT = 57 + documentedAdditions.length;
 
@@ -65,6 +65,7 @@ export const samples: Record<keyof typeof operations, Sample> = {
     body: { bytes: new TextEncoder().encode("hello"), contentType: "text/plain" },
   },
   getTusLocations: {},
+  markEventsSeen: { body: ["0123456789abcdef01234567"] },
   getTusUrl: { query: { location: "/sample/upload.bin", expiresIn: 3600 } },
   getHttpStats: {},
   getStorageStats: {},
@@ -117,6 +118,7 @@ export const SPEC_COUNTERS: Record<string, number> = {
   "ftp:STOR": 2000,
   "ftp:RETR": 3000,
   "ftp:DELE": 3000,
+  "rest:post:files:fetch": 2000,
   "fetch:file": 1000,
   "fetch:largefile": 10,
   "fetch:largetimeout": 10,
