@@ -34,7 +34,7 @@ function protectionKey(root: DirNode, path: string): string | undefined {
 
 function allowed(jwt: string | undefined, key: string, path: string): boolean {
   const claims = jwt ? verifyJwt(jwt, key, seconds(Date.now())) : undefined;
-  return typeof claims?.path === "string" && isWithin(path, claims.path);
+  return typeof claims?.aud === "string" && isWithin(path, claims.aud);
 }
 
 export function registerCdn(app: FastifyInstance, ctx: Context): void {

@@ -1,5 +1,5 @@
 // Content type and media dimensions of stored files (readdir and stat report
-// `meta: {width, height, duration}`; unknown values are null).
+// `meta: {width, height, duration}` for media, `{}` for other files; docs/api.md#files-and-folders).
 import { imageSize } from "image-size";
 import { lookup } from "mime-types";
 import type { FileContent, MediaInfo } from "./tree";
@@ -9,16 +9,21 @@ export function contentTypeOf(path: string, declared?: string | null): string {
   return lookup(path) || declared?.split(";")[0]?.trim() || "application/octet-stream";
 }
 
+/** Media the service describes with dimensions and a duration; anything else has `meta: {}`. */
+const isMedia = (contentType: string) => /^(image|video|model)\//.test(contentType);
+
 export function mediaInfo(head: Buffer, contentType: string): MediaInfo {
+  if (!isMedia(contentType)) return {};
+  // the emulator does not decode videos: their duration is 0 like a still's, dimensions unknown
   if (contentType.startsWith("image/")) {
     try {
       const { width, height } = imageSize(head);
-      return { width: width ?? null, height: height ?? null, duration: null };
+      return { width: width ?? null, height: height ?? null, duration: 0 };
     } catch {
       // not an image after all, or a truncated one: dimensions unknown
     }
   }
-  return { width: null, height: null, duration: null };
+  return { width: null, height: null, duration: 0 };
 }
 
 /** Bytes read from the start of a file to find its dimensions. */

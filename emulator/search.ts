@@ -105,11 +105,11 @@ const FIELDS: Record<string, (value: string, field: string) => Predicate> = {
   },
   width: (v, f) => {
     const c = compare(f, v, Number);
-    return (d) => c(d.node.media.width);
+    return (d) => c(d.node.media.width ?? null);
   },
   height: (v, f) => {
     const c = compare(f, v, Number);
-    return (d) => c(d.node.media.height);
+    return (d) => c(d.node.media.height ?? null);
   },
   ctime: (v, f) => {
     const c = compare(f, v, Date.parse);

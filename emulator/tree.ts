@@ -3,10 +3,15 @@
 // means nothing was applied (the journal relies on that).
 import { FsError } from "./errors";
 
+/**
+ * A file's media facts as stat and readdir report them: `{width, height, duration}` for images,
+ * videos and models (duration 0 for stills; dimensions null where unknown), `{}` for any other
+ * file (docs/api.md#files-and-folders).
+ */
 export interface MediaInfo {
-  width: number | null;
-  height: number | null;
-  duration: number | null;
+  width?: number | null;
+  height?: number | null;
+  duration?: number;
 }
 
 export interface Approval {

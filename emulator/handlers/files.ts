@@ -292,9 +292,14 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
       throw badRequest(`filename: must lie under the prefix ${prefix} of alias ${alias}`);
     }
     await ctx.store.commit({ type: "protect", account: account.alias, path, key: body.key });
-    const claims: Record<string, unknown> = { path, exp: seconds(now) + body.expiresIn };
-    if (body.secureParams) claims.args = body.secureParams;
-    const params = new URLSearchParams({ ...body.insecureParams, jwt: signJwt(claims, body.key) });
+    // the documented payload: the secure parameters, issue and expiry times, the file's path
+    const iat = seconds(now);
+    const claims = { args: body.secureParams ?? {}, iat, exp: iat + body.expiresIn, aud: path };
+    const insecure = Object.entries(body.insecureParams ?? {}).map(([k, v]): [string, string] => [
+      k,
+      String(v),
+    ]);
+    const params = new URLSearchParams([...insecure, ["jwt", signJwt(claims, body.key)]]);
     const relative = path.slice(prefix.length) || "/";
     return { url: `${ctx.baseUrl}/cdn/${encodeURIComponent(alias)}${encodePath(relative)}?${params}` };
   },

@@ -231,7 +231,7 @@ const NullableNumber = z.number().nullable();
 export const MediaMeta = z.looseObject({
   width: NullableNumber.optional(),
   height: NullableNumber.optional(),
-  duration: NullableNumber.optional(),
+  duration: z.number().optional(),
 });
 
 export const DirEntry = z.looseObject({
@@ -418,8 +418,9 @@ export const JwtRequest = z.strictObject({
   filename: FilePath,
   key: z.string().min(1),
   alias: z.string().optional(),
-  secureParams: z.record(z.string(), z.string()).optional(),
-  insecureParams: z.record(z.string(), z.string()).optional(),
+  // documented with numbers too, e.g. {"w": 300}
+  secureParams: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  insecureParams: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   expiresIn: z.number().int().min(1).max(604800),
 });
 export const JwtResponse = z.looseObject({ url: z.string() });

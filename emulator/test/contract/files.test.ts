@@ -1,4 +1,5 @@
 // docs/api.md "Files and folders", "Errors" and "Bounds"; the file rows of the operation table.
+import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Client, type Emulator, setup } from "./helpers/emulator";
 import { mkdirs, type Origin, PNG_1X1, putFile, putFiles, startOrigin } from "./helpers/files";
@@ -147,14 +148,15 @@ describe("GET /v2/files/readdir (readdir)", () => {
     expect(r.body.continuation).toBeUndefined();
   });
 
-  it("entries have the documented shape: base names; folders size 0, no contentType, meta {}; files meta {width,height,duration}", async () => {
+  it("entries have the documented shape: base names; folders size 0, no contentType, meta {}; media meta {width,height,duration}, other files {}", async () => {
     await mkdirs(api, "/mixed", "/mixed/sub");
     await putFile(api, origin, "/mixed/hello.txt", "hello world");
+    await putFile(api, origin, "/mixed/pixel.png", PNG_1X1, "image/png");
     const r = await readdir("/mixed");
     expect(r.status).toBe(200);
     expect(r.body.continuation).toBeUndefined();
     const byName = Object.fromEntries(r.body.contents.map((e: { filename: string }) => [e.filename, e]));
-    expect(Object.keys(byName).sort()).toEqual(["hello.txt", "sub"]);
+    expect(Object.keys(byName).sort()).toEqual(["hello.txt", "pixel.png", "sub"]);
     const dir = byName.sub;
     expect(dir).toMatchObject({ isDirectory: true, size: 0, meta: {} });
     expect(dir.contentType).toBeUndefined();
@@ -163,7 +165,9 @@ describe("GET /v2/files/readdir (readdir)", () => {
     expect(file).toMatchObject({ isDirectory: false, size: 11 });
     expect(typeof file.contentType).toBe("string");
     expect(Number.isNaN(Date.parse(file.mtime))).toBe(false);
-    expect(Object.keys(file.meta).sort()).toEqual(["duration", "height", "width"]);
+    expect(file.meta).toEqual({});
+    // a still image: its dimensions and a duration of 0, never null
+    expect(byName["pixel.png"].meta).toEqual({ width: 1, height: 1, duration: 0 });
   });
 
   it("lists the root", async () => {
@@ -194,7 +198,7 @@ describe("GET /v2/files/stat (stat)", () => {
     expect(Number.isNaN(Date.parse(r.body.mtime))).toBe(false);
     expect(Number.isNaN(Date.parse(r.body.ctime))).toBe(false);
     expect(r.body.meta).toBeTypeOf("object");
-    for (const k of ["width", "height", "duration"]) expect(k in r.body.meta, k).toBe(true);
+    expect(r.body.meta).toEqual({ width: 1, height: 1, duration: 0 });
     expect(r.body.filename).toBeUndefined();
   });
 
@@ -488,6 +492,32 @@ describe("POST /v2/files/jwt (createJwt)", () => {
     expect(typeof r.body.url).toBe("string");
     expect(r.body.url).toMatch(/[?&]jwt=[^&]+/);
     expect(r.body.url).toContain("/protected/a.png");
+  });
+
+  it("takes numbers in secureParams and signs the documented payload {args, iat, exp, aud} with HS256 and the key", async () => {
+    await putFile(api, origin, "/protected/b.png", PNG_1X1, "image/png");
+    const r = await api.post("/v2/files/jwt", {
+      filename: "/protected/b.png",
+      key: "my-key",
+      secureParams: { w: 300, format: "webp" },
+      insecureParams: { h: 200 },
+      expiresIn: 600,
+    });
+    expect(r.status, r.text).toBe(200);
+    const url = new URL(r.body.url);
+    expect(url.searchParams.get("h")).toBe("200");
+    const [header, payload, signature] = (url.searchParams.get("jwt") ?? "").split(".");
+    expect(JSON.parse(Buffer.from(header ?? "", "base64url").toString())).toMatchObject({ alg: "HS256" });
+    const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString());
+    expect(Object.keys(claims).sort()).toEqual(["args", "aud", "exp", "iat"]);
+    expect(claims).toMatchObject({ args: { w: 300, format: "webp" }, aud: "/protected/b.png" });
+    expect(claims.exp - claims.iat).toBe(600);
+    const expected = createHmac("sha256", "my-key").update(`${header}.${payload}`).digest("base64url");
+    expect(signature).toBe(expected);
+    // the CDN serves the protected file with the token, and refuses it without
+    expect((await fetch(url)).status).toBe(200);
+    url.searchParams.delete("jwt");
+    expect((await fetch(url)).status).toBe(403);
   });
 });
 

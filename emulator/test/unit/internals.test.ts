@@ -49,7 +49,7 @@ describe("file tree", () => {
     blob,
     size,
     contentType: "text/plain",
-    media: { width: null, height: null, duration: null },
+    media: { width: null, height: null, duration: 0 },
   });
   const kind = (fn: () => void) => {
     try {
@@ -116,7 +116,7 @@ describe("search query language", () => {
       size,
       contentType: path.endsWith(".jpg") ? "image/jpeg" : "text/plain",
       blob: "",
-      media: { width: 10, height: 20, duration: null },
+      media: { width: 10, height: 20, duration: 0 },
       poi: {},
     },
   });
