@@ -51,7 +51,13 @@ export function registerCdn(app: FastifyInstance, ctx: Context): void {
       if (key !== undefined && !allowed(request.query.jwt, key, path)) {
         throw httpError(403, "A valid jwt is required for this protected folder");
       }
-      target.account.stats.delivered(Date.now(), path, node.size, node.contentType);
+      const query = request.url.includes("?") ? `?${request.url.split("?")[1]}` : "";
+      target.account.stats.delivered(Date.now(), path, node.size, node.contentType, {
+        referer: request.headers.referer,
+        userAgent: request.headers["user-agent"],
+        // the token is a credential: never part of the view's origin
+        query: query.replace(/([?&])jwt=[^&]*&?/, "$1").replace(/[?&]$/, ""),
+      });
       reply.header("content-type", node.contentType).header("content-length", node.size);
       return reply.send(ctx.world.blobs.open(node.blob));
     },

@@ -1,5 +1,7 @@
 // Statistics computed from what the emulator itself served and stored, by UTC day. Kept in
 // memory (they start empty at each start), bounded to the last KEEP_DAYS days.
+import { statsTime } from "../provider/api/schemas";
+
 const DAY = 86_400_000;
 const KEEP_DAYS = 400;
 
@@ -13,22 +15,40 @@ export interface Range {
   to: number;
 }
 
+/** Who viewed a spin, from the CDN request (docs/api.md#statistics). */
+export interface Viewer {
+  referer?: string;
+  userAgent?: string;
+  /** The query of the request, kept in the event's origin. */
+  query?: string;
+}
+
+interface SpinView {
+  time: number;
+  path: string;
+  viewer: Viewer;
+}
+
+/** Spin view events kept per day: bounded memory under load tests. */
+const MAX_VIEWS_PER_DAY = 10_000;
+
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 const startOfDay = (time: number) => Math.floor(time / DAY) * DAY;
 
-/** docs/api.md#bounds defaults: HTTP and storage stats cover one month ago (start of day) to today's end. */
+/** docs/api.md#statistics defaults: HTTP and storage stats cover one month ago (start of day) to today's end. */
 export function monthRange(from: string | undefined, to: string | undefined, now: number): Range {
   const month = new Date(now);
   month.setUTCMonth(month.getUTCMonth() - 1);
   return {
-    from: from ? Date.parse(from) : startOfDay(month.getTime()),
-    to: to ? Date.parse(to) : startOfDay(now) + DAY - 1,
+    from: from ? statsTime(from) : startOfDay(month.getTime()),
+    to: to ? statsTime(to) : startOfDay(now) + DAY - 1,
   };
 }
 
-/** Spin views default to the last day. */
+/** Spin views default to the day before `to`, and `to` to now. */
 export function dayRange(from: string | undefined, to: string | undefined, now: number): Range {
-  return { from: from ? Date.parse(from) : now - DAY, to: to ? Date.parse(to) : now };
+  const end = to ? statsTime(to) : now;
+  return { from: from ? statsTime(from) : end - DAY, to: end };
 }
 
 /** The days of a range, clamped to the days statistics can exist for. */
@@ -48,12 +68,12 @@ function add(into: Traffic, bytes: number): void {
 export class TrafficStats {
   private readonly traffic = new Map<string, Traffic & { byType: Map<string, Traffic> }>();
   private readonly storage = new Map<string, { used: number; files: number }>();
-  private readonly spins = new Map<string, Map<string, number>>();
+  private readonly spins = new Map<string, SpinView[]>();
 
   constructor(private readonly current: () => { used: number; files: number }) {}
 
   /** A file delivered (CDN or download): counts toward HTTP, traffic and spin-view stats. */
-  delivered(time: number, path: string, bytes: number, contentType: string): void {
+  delivered(time: number, path: string, bytes: number, contentType: string, viewer: Viewer = {}): void {
     const day = dayOf(time);
     let t = this.traffic.get(day);
     if (!t) {
@@ -71,10 +91,10 @@ export class TrafficStats {
     if (path.endsWith(".spin")) {
       let views = this.spins.get(day);
       if (!views) {
-        views = new Map();
+        views = [];
         this.spins.set(day, views);
       }
-      views.set(path, (views.get(path) ?? 0) + 1);
+      if (views.length < MAX_VIEWS_PER_DAY) views.push({ time, path, viewer });
     }
   }
 
@@ -83,15 +103,14 @@ export class TrafficStats {
     this.storage.set(dayOf(time), this.current());
   }
 
-  http(range: Range): Record<string, unknown> {
-    const total = { requests: 0, bytes: 0 };
-    const list = [...days(range)].map((date) => {
+  /** Requests and bytes delivered, keyed by each day's start in ms (docs/api.md#statistics). */
+  http(range: Range): Record<string, { total: { count: number; size: number } }> {
+    const out: Record<string, { total: { count: number; size: number } }> = {};
+    for (const date of days(range)) {
       const t = this.traffic.get(date);
-      total.requests += t?.requests ?? 0;
-      total.bytes += t?.bytes ?? 0;
-      return { date, requests: t?.requests ?? 0, bytes: t?.bytes ?? 0 };
-    });
-    return { ...iso(range), total, days: list };
+      out[String(Date.parse(date))] = { total: { count: t?.requests ?? 0, size: t?.bytes ?? 0 } };
+    }
+    return out;
   }
 
   aggregatedTraffic(range: Range): Record<string, unknown> {
@@ -110,28 +129,39 @@ export class TrafficStats {
     return { ...iso(range), total, byContentType };
   }
 
-  storageHistory(range: Range, now: number): Record<string, unknown> {
+  /**
+   * The storage in use by day, keyed by each day's start in ms, with the plan's fixed figures
+   * (`plan`: what the account's storage answer says besides used and files).
+   */
+  storageHistory(
+    range: Range,
+    now: number,
+    plan: { plan: number; burstable: number; extra: number },
+  ): Record<string, Record<string, unknown>> {
     this.sampleStorage(now);
     const sampled = [...this.storage.keys()].sort();
-    const list: { date: string; used: number; files: number }[] = [];
+    const out: Record<string, Record<string, unknown>> = {};
     let last: { used: number; files: number } | undefined;
     // a day without a sample carries the previous day's value forward
     for (const date of days({ from: Math.min(range.from, Date.parse(sampled[0] as string)), to: range.to })) {
       last = this.storage.get(date) ?? last;
-      if (last && Date.parse(date) + DAY > range.from) list.push({ date, ...last });
+      const day = Date.parse(date);
+      if (!last || day + DAY <= range.from) continue;
+      const exceeded = last.used > plan.plan ? new Date(day).toISOString() : null;
+      out[String(day)] = { ...plan, used: last.used, files: last.files, quotaExceededDate: exceeded };
     }
-    return { ...iso(range), days: list };
+    return out;
   }
 
-  spinViews(range: Range): Record<string, unknown> {
-    const views = new Map<string, number>();
+  /** One event per spin view in the range, oldest first (docs/api.md#statistics). */
+  spinViews(range: Range): Record<string, unknown>[] {
+    const events: Record<string, unknown>[] = [];
     for (const date of days(range)) {
-      for (const [path, n] of this.spins.get(date) ?? []) views.set(path, (views.get(path) ?? 0) + n);
+      for (const view of this.spins.get(date) ?? []) {
+        if (view.time >= range.from && view.time <= range.to) events.push(viewEvent(view));
+      }
     }
-    const spins = [...views]
-      .map(([filename, n]) => ({ filename, views: n }))
-      .sort((a, b) => b.views - a.views);
-    return { ...iso(range), total: spins.reduce((s, v) => s + v.views, 0), spins };
+    return events;
   }
 
   private prune(now: number): void {
@@ -142,6 +172,48 @@ export class TrafficStats {
   }
 }
 
+/**
+ * A view in the documented shape. The emulator knows the time, the spin, the referer and the
+ * user agent; the parsed user agent and the location are its own fixed values.
+ */
+function viewEvent(view: SpinView): Record<string, unknown> {
+  const referer = view.viewer.referer ?? "";
+  let refererUrl: URL | undefined;
+  try {
+    refererUrl = referer ? new URL(referer) : undefined;
+  } catch {
+    refererUrl = undefined;
+  }
+  return {
+    "@timestamp": new Date(view.time).toISOString(),
+    referer,
+    user_agent: view.viewer.userAgent ?? "",
+    user_agent_parsed: {
+      name: "Other",
+      os: "Other",
+      os_name: "Other",
+      os_major: null,
+      device: "Other",
+      major: null,
+      minor: null,
+      patch: null,
+      build: null,
+    },
+    referer_proto: refererUrl?.protocol.replace(/:$/, "") ?? "",
+    referer_host: refererUrl?.host ?? "",
+    referer_uripath: refererUrl?.pathname ?? "",
+    event: { origin: `${view.path}${view.viewer.query ?? ""}`, type: "spin", name: "viewerReady", data: {} },
+    geoip: {
+      country_code2: "ZZ",
+      country_name: "Unknown",
+      region_name: "Unknown",
+      timezone: "UTC",
+      real_region_name: "Unknown",
+    },
+  };
+}
+
+/** The range as the aggregated-traffic answer (the emulator's own shape) states it. */
 function iso(range: Range): { from: string; to: string } {
   return { from: new Date(range.from).toISOString(), to: new Date(range.to).toISOString() };
 }

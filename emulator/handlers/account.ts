@@ -86,19 +86,21 @@ export const accountHandlers: Pick<Handlers, AccountOps> = {
   getHttpStats: ({ account, query, now }) => account.stats.http(monthRange(query.from, query.to, now)),
   getTrafficStats: ({ account, query, now }) =>
     account.stats.aggregatedTraffic(monthRange(query.from, query.to, now)),
-  getStorageStats: ({ account, query, now }) =>
-    account.stats.storageHistory(monthRange(query.from, query.to, now), now),
+  getStorageStats: ({ account, query, now }) => {
+    const { plan, burstable, extra } = account.storage() as {
+      plan: number;
+      burstable: number;
+      extra: number;
+    };
+    return account.stats.storageHistory(monthRange(query.from, query.to, now), now, {
+      plan,
+      burstable,
+      extra,
+    });
+  },
   getSpinViews: ({ account, query, now }) => {
-    const range = dayRange(query.from, query.to, now);
     // spins are served only from the top-level account's tree: another alias has no views
-    if (query.alias !== undefined && query.alias !== account.alias) {
-      return {
-        from: new Date(range.from).toISOString(),
-        to: new Date(range.to).toISOString(),
-        total: 0,
-        spins: [],
-      };
-    }
-    return account.stats.spinViews(range);
+    if (query.alias !== undefined && query.alias !== account.alias) return [];
+    return account.stats.spinViews(dayRange(query.from, query.to, now));
   },
 };

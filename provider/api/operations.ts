@@ -83,7 +83,16 @@ const Filename = z.strictObject({ filename: s.FilePath });
 const Dirname = z.strictObject({ dirname: s.FilePath });
 const FromTo = z.strictObject({ from: s.FilePath, to: s.FilePath });
 const JobId = z.strictObject({ id: s.Token1024 });
-const Range = z.strictObject({ from: s.DateTime.optional(), to: s.DateTime.optional() });
+const DAY_MS = 86_400_000;
+/** Statistics ranges: `to` may not come before `from`. */
+const rangeInOrder = (q: { from?: string; to?: string }, ctx: z.RefinementCtx) => {
+  if (q.from && q.to && s.statsTime(q.to) < s.statsTime(q.from)) {
+    ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
+  }
+};
+const Range = z
+  .strictObject({ from: s.StatsTime.optional(), to: s.StatsTime.optional() })
+  .superRefine(rangeInOrder);
 
 const counter =
   (...names: string[]) =>
@@ -474,7 +483,7 @@ export const operations = {
     method: "GET",
     path: "/v2/stats/http",
     query: Range,
-    response: "text",
+    response: s.HttpStats,
     counters: counter("rest:get:stats:http"),
     retry: idempotent,
   }),
@@ -482,7 +491,7 @@ export const operations = {
     method: "GET",
     path: "/v2/stats/storage",
     query: Range,
-    response: "text",
+    response: s.StorageStats,
     counters: counter("rest:get:stats:storage"),
     retry: idempotent,
   }),
@@ -498,13 +507,25 @@ export const operations = {
     method: "GET",
     path: "/v2/stats/spins/views",
     query: z
-      .strictObject({ from: s.DateTime.optional(), to: s.DateTime.optional(), alias: z.string().optional() })
+      .strictObject({
+        from: s.StatsTime.optional(),
+        to: s.StatsTime.optional(),
+        alias: z.string().optional(),
+      })
       .superRefine((q, ctx) => {
-        if (q.from && q.to && Date.parse(q.to) - Date.parse(q.from) > 5 * 86_400_000) {
-          ctx.addIssue({ code: "custom", path: ["to"], message: "date range must be at most 5 days" });
+        rangeInOrder(q, ctx);
+        // the rule holds whichever bound is given: a missing `to` is now, a missing `from` a day before `to`
+        const to = q.to ? s.statsTime(q.to) : Date.now();
+        const from = q.from ? s.statsTime(q.from) : to - DAY_MS;
+        if (to - from > 5 * DAY_MS) {
+          ctx.addIssue({
+            code: "custom",
+            path: [q.to ? "to" : "from"],
+            message: "date range must be at most 5 days",
+          });
         }
       }),
-    response: "text",
+    response: s.SpinViews,
     retry: idempotent,
   }),
 

@@ -35,6 +35,18 @@ export function queryInt(min: number, max: number) {
 
 export const DateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" });
 
+/** A statistics bound: a date-time with or without a zone; without one it is UTC (docs/api.md#statistics). */
+export const StatsTime = z.iso.datetime({
+  offset: true,
+  local: true,
+  message: "must be an ISO 8601 date-time",
+});
+
+/** The time of a statistics bound in ms: a value without a zone is read as UTC. */
+export function statsTime(value: string): number {
+  return Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`);
+}
+
 // ---- token (2.1, 5) ------------------------------------------------------------------------
 
 export const TokenRequest = z.strictObject({
@@ -431,4 +443,29 @@ export const ZipRequest = z.strictObject({
 });
 export const BatchDeleteRequest = z.strictObject({ filenames: FilenameList });
 
-export const StatsRange = z.strictObject({ from: DateTime.optional(), to: DateTime.optional() });
+// ---- statistics (docs/api.md#statistics) -----------------------------------------------------
+
+/** Keyed by the start of each UTC day in ms since the epoch. */
+export const HttpStats = z.record(
+  z.string(),
+  z.looseObject({ total: z.looseObject({ count: z.number(), size: z.number() }) }),
+);
+export const StorageStats = z.record(
+  z.string(),
+  z.looseObject({
+    plan: z.number(),
+    burstable: z.number(),
+    extra: z.number(),
+    used: z.number(),
+    files: z.number(),
+    quotaExceededDate: z.string().nullable(),
+  }),
+);
+/** One view event of a spin. */
+export const SpinView = z.looseObject({
+  "@timestamp": z.string(),
+  referer: z.string(),
+  user_agent: z.string(),
+  event: z.looseObject({ origin: z.string(), type: z.string(), name: z.string() }),
+});
+export const SpinViews = z.array(SpinView);

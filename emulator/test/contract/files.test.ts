@@ -564,14 +564,105 @@ describe("statistics (getHttpStats, getStorageStats, getTrafficStats, getSpinVie
     expect(ranged.status, ranged.text).toBe(200);
   });
 
-  it("GET /v2/stats/spins/views with a range over 5 days → 400; with an alias filter → 200", async () => {
+  const DAY = 86_400_000;
+  const dayStart = (t: number) => Math.floor(t / DAY) * DAY;
+  /** The documented example's form: no time zone, read as UTC. */
+  const zoneless = (t: number) => new Date(t).toISOString().replace(/Z$/, "");
+
+  it("GET /v2/stats/http with dates without a zone → keyed by each day's start in ms: {total: {count, size}}", async () => {
+    await putFile(api, origin, "/stats/a.txt", "12345");
+    const alias = (await api.get("/v2/account")).body.alias;
+    expect((await fetch(new URL(`/cdn/${alias}/stats/a.txt`, api.url))).status).toBe(200);
+    const today = dayStart(Date.now());
+    const r = await api.get("/v2/stats/http", { from: zoneless(today - DAY), to: zoneless(today + DAY - 1) });
+    expect(r.status, r.text).toBe(200);
+    expect(Object.keys(r.body)).toEqual([String(today - DAY), String(today)]);
+    expect(r.body[String(today)]).toEqual({ total: { count: 1, size: 5 } });
+    expect(r.body[String(today - DAY)]).toEqual({ total: { count: 0, size: 0 } });
+    // the documented example's own dates
+    const doc = await api.get("/v2/stats/http", {
+      from: "2020-07-01T00:00:00.000",
+      to: "2020-07-02T00:00:00.000",
+    });
+    expect(doc.status, doc.text).toBe(200);
+  });
+
+  it("GET /v2/stats/storage → keyed by day ms: {plan, burstable, extra, used, files, quotaExceededDate}", async () => {
+    await putFile(api, origin, "/stats/b.txt", "123");
+    const today = dayStart(Date.now());
+    const r = await api.get("/v2/stats/storage", { from: zoneless(today) });
+    expect(r.status, r.text).toBe(200);
+    const day = r.body[String(today)];
+    expect(Object.keys(day).sort()).toEqual([
+      "burstable",
+      "extra",
+      "files",
+      "plan",
+      "quotaExceededDate",
+      "used",
+    ]);
+    const storage = (await api.get("/v2/account/storage")).body;
+    expect(day).toMatchObject({
+      plan: storage.plan,
+      used: storage.used,
+      files: storage.files,
+      quotaExceededDate: null,
+    });
+  });
+
+  it("GET /v2/stats/spins/views → an array of view events in the documented shape", async () => {
+    await putFile(api, origin, "/stats/shoe.spin", "{}", "application/json");
+    const alias = (await api.get("/v2/account")).body.alias;
+    const view = await fetch(new URL(`/cdn/${alias}/stats/shoe.spin?w=300`, api.url), {
+      headers: { referer: "https://shop.example.com/shoes/1", "user-agent": "test-agent/1.0" },
+    });
+    expect(view.status).toBe(200);
+    const r = await api.get("/v2/stats/spins/views");
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toHaveLength(1);
+    const [event] = r.body;
+    expect(event).toMatchObject({
+      referer: "https://shop.example.com/shoes/1",
+      user_agent: "test-agent/1.0",
+      referer_proto: "https",
+      referer_host: "shop.example.com",
+      referer_uripath: "/shoes/1",
+      event: { origin: "/stats/shoe.spin?w=300", type: "spin", name: "viewerReady", data: {} },
+    });
+    expect(Number.isNaN(Date.parse(event["@timestamp"]))).toBe(false);
+    for (const k of ["name", "os", "os_name", "os_major", "device", "major", "minor", "patch", "build"])
+      expect(event.user_agent_parsed, k).toHaveProperty(k);
+    for (const k of ["country_code2", "country_name", "region_name", "timezone", "real_region_name"])
+      expect(event.geoip, k).toHaveProperty(k);
+    expect((await api.get("/v2/stats/spins/views", { alias: "someone-else" })).body).toEqual([]);
+  });
+
+  it("spin views: at most 5 days whichever bounds are given", async () => {
+    const now = Date.now();
     const wide = await api.get("/v2/stats/spins/views", {
       from: "2024-01-01T00:00:00.000Z",
       to: "2024-01-07T00:00:00.000Z",
     });
     expect(wide.status, wide.text).toBe(400);
-    const filtered = await api.get("/v2/stats/spins/views", { alias: "someone" });
-    expect(filtered.status, filtered.text).toBe(200);
+    expect(wide.body.message).toBe("to: date range must be at most 5 days");
+    // only from: to is now
+    const onlyFrom = await api.get("/v2/stats/spins/views", { from: zoneless(now - 6 * DAY) });
+    expect(onlyFrom.status, onlyFrom.text).toBe(400);
+    expect(onlyFrom.body.message).toBe("from: date range must be at most 5 days");
+    expect((await api.get("/v2/stats/spins/views", { from: zoneless(now - 4 * DAY) })).status).toBe(200);
+    // only to: from is a day before it
+    expect((await api.get("/v2/stats/spins/views", { to: "2024-01-07T00:00:00.000" })).status).toBe(200);
+  });
+
+  it.each([
+    ["/v2/stats/http"],
+    ["/v2/stats/storage"],
+    ["/v2/stats/http/agg/traffic"],
+    ["/v2/stats/spins/views"],
+  ])("GET %s with to before from → 400 naming to", async (path) => {
+    const r = await api.get(path, { from: "2024-01-03T00:00:00.000", to: "2024-01-02T00:00:00.000" });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.message).toBe("to: must not be before from");
   });
 
   it("a from that is not a date-time → 400 naming from", async () => {
