@@ -6,7 +6,7 @@ import { signJwt } from "../auth";
 import type { Context } from "../context";
 import { ApiError, badRequest, FsError, httpError, notFound } from "../errors";
 import { fileContent } from "../media";
-import { search } from "../search";
+import { scroll, search } from "../search";
 import type { TreeNode } from "../tree";
 import { cleanPath, type Handlers, Raw, seconds } from "./types";
 
@@ -26,6 +26,7 @@ type FileOps =
   | "startBatchDelete"
   | "getBatchDeleteJob"
   | "upload"
+  | "searchScroll"
   | "getTusLocations"
   | "getTusUrl";
 
@@ -304,7 +305,8 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
     return { url: `${ctx.baseUrl}/cdn/${encodeURIComponent(alias)}${encodePath(relative)}?${params}` };
   },
 
-  search: ({ account, body }) => search(account.tree, body),
+  search: ({ account, body }) => search(account.tree, account.alias, body),
+  searchScroll: ({ account, body }) => scroll(account.tree, account.alias, body.scrollId),
 
   startZip: ({ ctx, account, body }) => {
     const filenames = body.filenames.map((f, i) => cleanPath(f, `filenames[${i}]`));

@@ -596,12 +596,18 @@ export const operations = {
     path: "/v2/files/search",
     body: s.SearchRequest,
     response: s.SearchResult,
-    counters: ({ body }) =>
-      (body as { scrollId?: string } | undefined)?.scrollId
-        ? ["rest:post:files:search:scroll"]
-        : ["rest:post:files:search"],
-    // a new search may be repeated; a repeated scroll request may skip a page
+    counters: counter("rest:post:files:search"),
+    // a new search reads only: it may be repeated
     retry: idempotent,
+  }),
+  searchScroll: op({
+    method: "POST",
+    path: "/v2/files/search/scroll",
+    body: s.SearchScroll,
+    response: s.SearchResult,
+    counters: counter("rest:post:files:search:scroll"),
+    // the service moves its cursor on each call: a repeat after a lost answer would skip a page
+    retry: never(() => "nothing: start the search again (a repeated scroll call may skip a page)"),
   }),
   spin2marketplaceA360: op({
     method: "POST",

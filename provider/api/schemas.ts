@@ -367,35 +367,42 @@ export type JobStatus = z.infer<typeof JobStatus>;
 
 export const SearchRequest = z
   .strictObject({
-    query: z.string().max(1024, { message: "must be at most 1024 characters" }).optional(),
+    query: z.string().max(1024, { message: "must be at most 1024 characters" }),
     sort: z.record(z.string(), z.enum(["asc", "desc"])).optional(),
     from: z.number().int().min(0).max(1000, { message: "must be at most 1000" }).optional(),
     size: z.number().int().min(1).max(100, { message: "must be at most 100" }).optional(),
     scroll: z.boolean().optional(),
-    scrollId: z.string().max(1024).optional(),
-  })
-  .superRefine((s, ctx) => {
-    if (s.query === undefined && s.scrollId === undefined)
-      required(ctx, ["query"], "unless scrollId is given");
   });
 
+/** The next page of a scrolling search: the `scrollId` and nothing else (docs/api.md#search). */
+export const SearchScroll = z.strictObject({ scrollId: z.string().min(1).max(4096) });
+
+/** A hit in the documented shape (docs/api.md#search). */
 export const SearchHit = z.looseObject({
+  _index: z.string(),
+  _type: z.string(),
   _id: z.string(),
+  _score: z.number().nullable(),
+  _routing: z.string().optional(),
   _source: z.looseObject({
+    accountId: z.string(),
     filename: z.string(),
     dirname: z.string(),
     basename: z.string(),
     extension: z.string(),
+    id: z.string(),
     ctime: z.string(),
     mtime: z.string(),
     size: z.number(),
     contentType: z.string().optional(),
-    meta: z.unknown().optional(),
+    meta: z.looseObject({}).optional(),
   }),
+  sort: z.array(z.union([z.string(), z.number()])).optional(),
 });
 export const SearchResult = z.looseObject({
   hits: z.array(SearchHit),
   total: z.number(),
+  _relation: z.string().optional(),
   scrollId: z.string().optional(),
 });
 

@@ -28,7 +28,7 @@ export async function* searchAll(
   for (;;) {
     yield* page.hits;
     if (!page.scrollId || page.hits.length === 0) return;
-    page = await client.ops.search({ body: { scrollId: page.scrollId } });
+    page = await client.ops.searchScroll({ body: { scrollId: page.scrollId } });
   }
 }
 

@@ -299,9 +299,12 @@ describe("meta and folder options (docs/api.md)", () => {
 });
 
 describe("schemas used by several operations", () => {
-  it("search needs a query unless it continues a scroll", () => {
-    expect(issues(s.SearchRequest, { scrollId: "abc" })).toEqual([]);
-    expect(issues(s.SearchRequest, {})).toEqual(["query: required unless scrollId is given"]);
+  it("search needs a query; a scroll takes its scrollId and nothing else", () => {
+    expect(issues(s.SearchRequest, {})).toHaveLength(1);
+    expect(issues(s.SearchRequest, {})[0]).toMatch(/^query: /);
+    expect(issues(s.SearchRequest, { query: "q", scrollId: "abc" })).toHaveLength(1);
     expect(issues(s.SearchRequest, { query: "q", size: 101 })).toEqual(["size: must be at most 100"]);
+    expect(issues(s.SearchScroll, { scrollId: "abc" })).toEqual([]);
+    expect(issues(s.SearchScroll, { scrollId: "abc", query: "q" })).toHaveLength(1);
   });
 });

@@ -444,12 +444,17 @@ describe("helpers", () => {
   it("scrolls a search past its first page until the hits run out", async () => {
     const state = { issued: 0 };
     const hit = (n: number) => ({
+      _index: "files",
+      _type: "_doc",
       _id: `h${n}`,
+      _score: 1,
       _source: {
+        accountId: "demo",
         filename: `/a/f${n}.jpg`,
         dirname: "/a",
         basename: `f${n}.jpg`,
-        extension: "jpg",
+        extension: ".jpg",
+        id: `h${n}`,
         ctime: "t",
         mtime: "t",
         size: 1,
@@ -458,6 +463,8 @@ describe("helpers", () => {
     server = await startServer((req, res) => {
       if (tokenEndpoint(req, res, state)) return;
       const body = JSON.parse(req.body) as { query?: string; scroll?: boolean; scrollId?: string };
+      // the first page from the search, the next ones from the scroll operation
+      expect(req.path).toBe(body.scrollId ? "/v2/files/search/scroll" : "/v2/files/search");
       const page = body.scrollId ? Number(body.scrollId) : 0;
       const hits = page < 2 ? Array.from({ length: 2 }, (_, i) => hit(page * 2 + i)) : [];
       json(res, 200, { hits, total: 4, scrollId: String(page + 1) });
@@ -466,7 +473,7 @@ describe("helpers", () => {
     for await (const h of searchAll(clientFor(server.url).client, "jpg", 2)) ids.push(h._id);
     expect(ids).toEqual(["h0", "h1", "h2", "h3"]);
     const bodies = server.requests
-      .filter((r) => r.path === "/v2/files/search")
+      .filter((r) => r.path.startsWith("/v2/files/search"))
       .map((r) => JSON.parse(r.body));
     expect(bodies).toEqual([{ query: "jpg", size: 2, scroll: true }, { scrollId: "1" }, { scrollId: "2" }]);
   });

@@ -189,24 +189,6 @@ describe("emulator file tree over HTTP", () => {
     expect((await call("GET", `/v2/files/zip?id=${del.json.id}`)).status).toBe(404);
   });
 
-  it("searches by folder, extension, tags and size", async () => {
-    await call("POST", "/v2/files/fetch", [
-      { url: `${remoteUrl}/img.png`, filename: "/s/one.png" },
-      { url: `${remoteUrl}/private.txt`, filename: "/s/sub/two.txt", auth: { username: "u", password: "p" } },
-    ]);
-    await call("POST", "/v2/files/meta/tags?filename=/s/sub/two.txt", { tags: ["red"] });
-    const names = async (query: string) =>
-      (
-        (await call("POST", "/v2/files/search", { query })).json.hits as { _source: { filename: string } }[]
-      ).map((h) => h._source.filename);
-    expect(await names("path:/s")).toEqual(["/s/one.png", "/s/sub/two.txt"]);
-    expect(await names("dirname:/s")).toEqual(["/s/one.png"]);
-    expect(await names("ext:png")).toEqual(["/s/one.png"]);
-    expect(await names("tag:red")).toEqual(["/s/sub/two.txt"]);
-    expect(await names("size:<10 -ext:png")).toEqual(["/s/sub/two.txt"]);
-    expect((await call("POST", "/v2/files/search", { query: "nosuch:1" })).status).toBe(400);
-  });
-
   it("signs CDN URLs for protected folders and denies requests without a valid jwt", async () => {
     await call("POST", "/v2/files/fetch", [{ url: `${remoteUrl}/img.png`, filename: "/secure/a.png" }]);
     const open = await fetch(`${emu.url}/cdn/demo/secure/a.png`);

@@ -105,7 +105,7 @@ describe("request log", () => {
   });
 });
 
-describe("search query language", () => {
+describe("search queries (query-string syntax through the lucene parser)", () => {
   const doc = (path: string, size: number, tags: string[] = []) => ({
     path,
     node: {
@@ -125,11 +125,13 @@ describe("search query language", () => {
     const q = (s: string) =>
       [doc("/a/x.jpg", 100, ["sale"]), doc("/a/b/y.txt", 5)].filter(parseQuery(s)).map((d) => d.path);
     expect(q("*")).toEqual(["/a/x.jpg", "/a/b/y.txt"]);
-    expect(q("name:*.jpg")).toEqual(["/a/x.jpg"]);
-    expect(q("type:image/* AND size:>=100")).toEqual(["/a/x.jpg"]);
-    expect(q('title:"red shoe" -tag:sale')).toEqual(["/a/b/y.txt"]);
-    expect(q("mtime:>2024-05-01 size:1..10")).toEqual(["/a/b/y.txt"]);
-    expect(q("b/y")).toEqual(["/a/b/y.txt"]);
-    expect(() => parseQuery("size:>big")).toThrow(/size/);
+    expect(q("basename:*.jpg")).toEqual(["/a/x.jpg"]);
+    expect(q("contentType:image\\/* AND size:>=100")).toEqual(["/a/x.jpg"]);
+    expect(q('meta.title:"red shoe" -meta.tags:sale')).toEqual(["/a/b/y.txt"]);
+    expect(q("mtime:[2024-05-01 TO 2024-05-03} AND size:[1 TO 10]")).toEqual(["/a/b/y.txt"]);
+    expect(q("NOT extension:.txt")).toEqual(["/a/x.jpg"]);
+    expect(q("b\\/y")).toEqual(["/a/b/y.txt"]);
+    expect(() => parseQuery("size:>big")).toThrow(/size: "big" is not a number/);
+    expect(() => parseQuery("title:x")).toThrow(/unsupported field "title"/);
   });
 });

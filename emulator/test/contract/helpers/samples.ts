@@ -13,7 +13,7 @@ const f = { filename: "/sample/file.jpg" };
 const job = { id: "job-1" };
 
 /** Operations the service's own documentation shows beyond the specification's 57 (docs/api.md). */
-export const documentedAdditions: readonly string[] = ["upload", "markEventsSeen"];
+export const documentedAdditions: readonly string[] = ["upload", "markEventsSeen", "searchScroll"];
 /** The specification's operations and the documented additions: what the table must hold. */
 export const OPERATION_COUNT = 57 + documentedAdditions.length;
 
@@ -78,6 +78,9 @@ export const samples: Record<keyof typeof operations, Sample> = {
   mkdir: { query: { dirname: "/sample" } },
   rename: { query: { from: "/sample/file.jpg", to: "/sample/renamed.jpg" } },
   search: { body: { query: "file" } },
+  searchScroll: {
+    body: { scrollId: Buffer.from('{"query":"*","sort":{},"offset":1,"size":1}').toString("base64url") },
+  },
   spin2marketplaceA360: { body: { filename: "/sample/spin.spin", productId: "B000000000" } },
   spin2marketplaceB360: { body: { filename: "/sample/spin.spin" } },
 };
