@@ -46,7 +46,7 @@ const extensionOf = (path: string) => {
 };
 
 /** Removes query-string escapes: `\/` is `/`. */
-const unescape = (s: string) => s.replace(/\\(.)/g, "$1");
+const unescapeTerm = (s: string) => s.replace(/\\(.)/g, "$1");
 
 /** A term as a whole-value matcher: unescaped `*` and `?` are wildcards, case does not matter. */
 function glob(raw: string): (value: string) => boolean {
@@ -86,7 +86,7 @@ const CLEAR_BELOW: Record<string, number> = { y: 4, M: 4, d: 4, h: 3, H: 3, m: 2
 
 /** A date: ISO 8601, or Elasticsearch date math from `now` (`now-30d`, `now+1h`, `now/d`). */
 function dateOf(field: string, raw: string): number {
-  const value = unescape(raw);
+  const value = unescapeTerm(raw);
   const math = /^now((?:[+-]\d+[yMwdhHms])*)(?:\/([yMdhHms]))?$/.exec(value);
   if (math) {
     const d = new Date();
@@ -110,8 +110,9 @@ function dateOf(field: string, raw: string): number {
 }
 
 function numberOf(field: string, raw: string): number {
-  const n = Number(unescape(raw));
-  if (raw === "" || Number.isNaN(n)) throw badRequest(`query: ${field}: "${unescape(raw)}" is not a number`);
+  const n = Number(unescapeTerm(raw));
+  if (raw === "" || Number.isNaN(n))
+    throw badRequest(`query: ${field}: "${unescapeTerm(raw)}" is not a number`);
   return n;
 }
 
@@ -242,7 +243,7 @@ function rangePredicate(field: string, spec: (typeof FIELDS)[string], node: Term
       return (lowIn ? v >= lo : v > lo) && (highIn ? v <= hi : v < hi);
     };
   }
-  const [lo, hi] = [unescape(min), unescape(max)];
+  const [lo, hi] = [unescapeTerm(min), unescapeTerm(max)];
   return (d) => {
     const v = spec.get(d);
     if (typeof v !== "string") return false;

@@ -365,14 +365,13 @@ export const JobStatus = z.looseObject({
 });
 export type JobStatus = z.infer<typeof JobStatus>;
 
-export const SearchRequest = z
-  .strictObject({
-    query: z.string().max(1024, { message: "must be at most 1024 characters" }),
-    sort: z.record(z.string(), z.enum(["asc", "desc"])).optional(),
-    from: z.number().int().min(0).max(1000, { message: "must be at most 1000" }).optional(),
-    size: z.number().int().min(1).max(100, { message: "must be at most 100" }).optional(),
-    scroll: z.boolean().optional(),
-  });
+export const SearchRequest = z.strictObject({
+  query: z.string().max(1024, { message: "must be at most 1024 characters" }),
+  sort: z.record(z.string(), z.enum(["asc", "desc"])).optional(),
+  from: z.number().int().min(0).max(1000, { message: "must be at most 1000" }).optional(),
+  size: z.number().int().min(1).max(100, { message: "must be at most 100" }).optional(),
+  scroll: z.boolean().optional(),
+});
 
 /** The next page of a scrolling search: the `scrollId` and nothing else (docs/api.md#search). */
 export const SearchScroll = z.strictObject({ scrollId: z.string().min(1).max(4096) });

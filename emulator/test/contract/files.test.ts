@@ -622,7 +622,9 @@ describe("POST /v2/files/search (search)", () => {
       expect(r.body.message).toBe(`sort.${field}: cannot sort by this field`);
     }
     // a body that would set a prototype is refused before it is read
-    const proto = await api.call("POST", "/v2/files/search", { rawBody: '{"query":"*","sort":{"__proto__":"asc"}}' });
+    const proto = await api.call("POST", "/v2/files/search", {
+      rawBody: '{"query":"*","sort":{"__proto__":"asc"}}',
+    });
     expect(proto.status).toBe(400);
   });
 
