@@ -36,7 +36,6 @@ interface Node {
 }
 
 const isTerm = (n: Node | TermNode): n is TermNode => "field" in n;
-const lower = (s: string) => s.toLowerCase();
 
 /** The extension as the service indexes it: with its dot (`.jpg`), or "" without one. */
 const extensionOf = (path: string) => {
