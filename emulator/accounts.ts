@@ -158,7 +158,9 @@ export class Account {
   }
 
   createSubAccount(alias: string, time: number, taken: (alias: string) => boolean): void {
-    if (this.subAccounts.has(alias) || taken(alias)) throw conflict(`Sub-account already exists: ${alias}`);
+    if (this.subAccounts.has(alias)) throw conflict(`Sub-account already exists: ${alias}`);
+    // another account's name: not this account's sub-account, so a repeat must not count it as done
+    if (taken(alias)) throw conflict(`Alias already in use by another account: ${alias}`);
     this.subAccounts.set(alias, new Date(time).toISOString());
   }
 

@@ -16,7 +16,7 @@ import type { BlobStore } from "./blobs";
 import { unauthorized } from "./errors";
 import type { Faults } from "./faults";
 import { JobRunner } from "./jobs";
-import type { Journal } from "./persistence";
+import type { WriteAheadLog } from "./persistence";
 import { RequestLog } from "./requestlog";
 import { Store, World } from "./state";
 
@@ -31,7 +31,7 @@ export class Context {
 
   constructor(
     blobs: BlobStore,
-    readonly journal: Journal | undefined,
+    readonly journal: WriteAheadLog | undefined,
     readonly key: Buffer,
     readonly faults: Faults,
     /** Accounts of the command line: what a reset goes back to. */

@@ -8,7 +8,7 @@ import { type BlobStore, DiskBlobStore, MemoryBlobStore } from "./blobs";
 import { Context, type MkdirExists } from "./context";
 import { Control } from "./control";
 import { Faults } from "./faults";
-import { Journal, signingKey } from "./persistence";
+import { signingKey, WriteAheadLog } from "./persistence";
 import { buildServer } from "./server";
 import { World } from "./state";
 import { createTusServer } from "./tus";
@@ -77,7 +77,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const dataDir = options.dataDir;
   const blobs: BlobStore = dataDir ? await DiskBlobStore.open(join(dataDir, "blobs")) : new MemoryBlobStore();
   const world = new World(blobs);
-  const journal = dataDir ? await Journal.open(dataDir, world, log) : undefined;
+  const journal = dataDir ? await WriteAheadLog.open(dataDir, world, log) : undefined;
   const faults = new Faults({
     faultRate: options.faultRate ?? 0,
     dropRate: options.dropRate ?? 0,

@@ -82,7 +82,7 @@ async function writeDurably(path: string, data: string | Buffer): Promise<void> 
 }
 
 /** The appender: entries queued while a write is under way go out together in one fsync. */
-export class Journal {
+export class WriteAheadLog {
   private queue: { line: string; done: () => void; fail: (e: unknown) => void }[] = [];
   private writing = false;
 
@@ -96,7 +96,7 @@ export class Journal {
    * Opens DIR: restores the snapshot into `world`, replays the journal, then compacts
    * (new snapshot, empty journal). Returns the journal ready for appends.
    */
-  static async open(dir: string, world: World, log: (msg: string) => void): Promise<Journal> {
+  static async open(dir: string, world: World, log: (msg: string) => void): Promise<WriteAheadLog> {
     await fsp.mkdir(dir, { recursive: true });
     const snapshotPath = join(dir, "snapshot.json");
     const journalPath = join(dir, "journal.jsonl");
@@ -125,7 +125,7 @@ export class Journal {
         log(`journal entry ${entry.seq} (${entry.m.type}) not replayed: ${(e as Error).message}`);
       }
     }
-    const journal = new Journal(dir, await fsp.open(journalPath, "a"), seq);
+    const journal = new WriteAheadLog(dir, await fsp.open(journalPath, "a"), seq);
     await journal.compact(world);
     return journal;
   }

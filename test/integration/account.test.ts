@@ -181,6 +181,15 @@ describe("SubAccount", () => {
     await h.destroy("SubAccount", adopted.id, adopted.outs);
     expect((await h.state()).subAccounts).toEqual(["legacy"]);
   });
+
+  it("refuses a name another account holds, even with adopt, and takes nothing over", async () => {
+    for (const adopt of [false, true]) {
+      await expect(h.create("SubAccount", { alias: "demo", adopt })).rejects.toThrow(
+        /SubAccount demo: the alias "demo" is held by another account .*choose another alias/,
+      );
+    }
+    expect((await h.state()).subAccounts).toEqual([]);
+  });
 });
 
 describe("AccountSettings", () => {

@@ -350,6 +350,16 @@ describe("sub-accounts (createSubAccount, deleteSubAccount)", () => {
     expect(JSON.stringify((await api.state(alias)).subAccounts)).not.toContain("child-one");
   });
 
+  it("409 tells this account's sub-account from a name another account holds", async () => {
+    expect((await api.post("/v2/account/sub-account", { alias: "child-two" })).status).toBe(200);
+    const again = await api.post("/v2/account/sub-account", { alias: "child-two" });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe("Sub-account already exists: child-two");
+    const taken = await api.post("/v2/account/sub-account", { alias });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe(`Alias already in use by another account: ${alias}`);
+  });
+
   it("DELETE requires alias (400)", async () => {
     const r = await api.del("/v2/account/sub-account");
     expect400Naming(r, "alias");
