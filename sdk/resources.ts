@@ -6,6 +6,7 @@ import type { FetchingUpdate } from "../provider/api/schemas";
 import type { accountSettings } from "../provider/resources/account-settings";
 import type { alias } from "../provider/resources/alias";
 import type { customDomain } from "../provider/resources/custom-domain";
+import type { file } from "../provider/resources/file";
 import type { folder } from "../provider/resources/folder";
 import type { folderMeta } from "../provider/resources/folder-meta";
 import type { folderOptions } from "../provider/resources/folder-options";
@@ -111,3 +112,81 @@ export class AccountSettings extends resourceClass<
   AccountSettingsArgs,
   AccountSettingsOutputs
 >("AccountSettings", { cdnUrl: true }, splitSecrets) {}
+
+type FileKindArgs = ArgsOf<typeof file>;
+export type FileArgs = Omit<FileKindArgs, "sourcePath" | "contentSha256"> & {
+  /**
+   * The file's content from a Pulumi asset: a `FileAsset` (a local file, uploaded from where it
+   * is; the state keeps its hash, not its bytes), a `StringAsset`, or a `RemoteAsset` (an
+   * http(s) URI the service fetches, as `fetchUrl`; a `file://` URI is a local file).
+   */
+  source?: pulumi.Input<pulumi.asset.Asset>;
+};
+
+/** The SHA-256 of a local file, read as a stream (in the program: the state compares hashes). */
+async function fileSha256(path: string): Promise<string> {
+  const { createHash } = await import("node:crypto");
+  const { createReadStream } = await import("node:fs");
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+const textSha256 = async (text: string) =>
+  (await import("node:crypto")).createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex");
+
+/** What an asset becomes among the provider's inputs. */
+async function fromAsset(asset: pulumi.asset.Asset): Promise<Record<string, string>> {
+  const { resolve } = await import("node:path");
+  const { fileURLToPath } = await import("node:url");
+  const a = asset as { path?: Promise<string>; text?: Promise<string>; uri?: Promise<string> };
+  if (a.path !== undefined) {
+    // kept as the program gave it (relative to the project directory, as the provider reads it)
+    const sourcePath = await a.path;
+    return { sourcePath, contentSha256: await fileSha256(resolve(sourcePath)) };
+  }
+  if (a.text !== undefined) {
+    const content = await a.text;
+    return { content, contentSha256: await textSha256(content) };
+  }
+  const uri = (await a.uri) ?? "";
+  if (uri.startsWith("file:")) {
+    const sourcePath = fileURLToPath(uri);
+    return { sourcePath, contentSha256: await fileSha256(sourcePath) };
+  }
+  return { fetchUrl: uri };
+}
+
+/**
+ * `source` turned into the provider's inputs, and the content's hash beside `content` (computed
+ * from the Output, so it stays secret when the content is).
+ */
+function prepareFile(args: FileArgs): object {
+  const { source, ...rest } = args;
+  const out: Record<string, unknown> = { ...rest };
+  if (args.content !== undefined) {
+    out.contentSha256 = pulumi
+      .output(args.content)
+      .apply((c) => (c === undefined ? undefined : textSha256(c)));
+  }
+  if (source !== undefined) {
+    const resolved = pulumi.output(source).apply((asset) => fromAsset(asset as pulumi.asset.Asset));
+    for (const key of ["content", "sourcePath", "fetchUrl", "contentSha256"] as const) {
+      out[key] = resolved.apply((r) => r[key]);
+    }
+  }
+  return out;
+}
+
+type FileOutputs = Omit<OutputsOf<typeof file>, "sourcePath">;
+
+/**
+ * A file of the account: from `content`, a `source` asset, or a `fetchUrl` the service fetches.
+ * The state keeps its SHA-256, size and mtime; a refresh downloads only when size or mtime
+ * changed. Delete removes it only while it holds this stack's content, unless `forceDestroy`.
+ */
+export class File extends resourceClass<typeof file, FileArgs, FileOutputs>(
+  "File",
+  { sha256: true, size: true, mtime: true },
+  prepareFile,
+) {}

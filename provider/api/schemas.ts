@@ -308,7 +308,7 @@ export const Approval = z.looseObject({
  * it is sent with (docs/api.md#uploads-and-fetches).
  */
 export const RawBody = z.strictObject({
-  bytes: z.instanceof(Uint8Array),
+  bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array, { message: "must be bytes" }),
   contentType: z.string().min(1).max(255).optional(),
 });
 

@@ -3,6 +3,7 @@
 import { accountSettings } from "./account-settings";
 import { alias } from "./alias";
 import { customDomain } from "./custom-domain";
+import { file } from "./file";
 import { folder } from "./folder";
 import { folderMeta } from "./folder-meta";
 import { folderOptions } from "./folder-options";
@@ -17,6 +18,7 @@ export const kinds = {
   Folder: folder,
   FolderOptions: folderOptions,
   FolderMeta: folderMeta,
+  File: file,
 };
 
 export type Kinds = typeof kinds;

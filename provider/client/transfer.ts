@@ -1,0 +1,159 @@
+// Moving file content: small files in one request (the simple upload), large ones through the
+// API's tus link with tus-js-client (resumable: an interrupted upload continues from what the
+// server holds, in this run through its retries and in a later run through the offset it stored),
+// and downloads hashed as they arrive.
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type * as Tus from "tus-js-client";
+import type { MediahostClient } from "./client";
+import { MediahostError } from "./errors";
+
+/** Files up to this size go in one request; larger ones through tus (docs/api.md#uploads-and-fetches). */
+export const SIMPLE_UPLOAD_MAX = 8 * 1024 * 1024;
+/** The size of one tus PATCH: what a retry resends at most. */
+const TUS_CHUNK = 8 * 1024 * 1024;
+/** How long a tus link stays valid (the longest upload this allows). */
+const TUS_LINK_SECONDS = 6 * 3600;
+
+/** What to upload: bytes in memory, or a local file read as it goes. */
+export type Content = { bytes: Uint8Array } | { file: string; size: number };
+
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** The content's SHA-256 and size, reading a local file as a stream. */
+export async function digest(content: Content): Promise<{ sha256: string; size: number }> {
+  if ("bytes" in content) return { sha256: sha256(content.bytes), size: content.bytes.byteLength };
+  const hash = createHash("sha256");
+  let size = 0;
+  for await (const chunk of createReadStream(content.file)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest("hex"), size };
+}
+
+/** The file at `path` downloaded and hashed (refresh and delete compare it with what was written). */
+export async function remoteDigest(
+  client: MediahostClient,
+  path: string,
+): Promise<{ sha256: string; size: number }> {
+  const bytes = await client.ops.download({ query: { filename: path } });
+  return { sha256: sha256(bytes), size: bytes.byteLength };
+}
+
+interface UploadOptions {
+  contentType?: string;
+  /** Progress lines for large uploads (every 10%). */
+  progress?: (message: string) => void;
+  /** Names the upload for resuming in a later run: the account, path and content hash. */
+  fingerprint: string;
+}
+
+/** Uploads `content` to `path`, in one request or through tus by its size. */
+export async function upload(
+  client: MediahostClient,
+  path: string,
+  content: Content,
+  options: UploadOptions,
+) {
+  const size = "bytes" in content ? content.bytes.byteLength : content.size;
+  if (size <= SIMPLE_UPLOAD_MAX) {
+    const bytes = "bytes" in content ? content.bytes : await readAll(content.file);
+    const body = options.contentType ? { bytes, contentType: options.contentType } : { bytes };
+    await client.ops.upload({ query: { filename: path }, body });
+    return;
+  }
+  await tusUpload(client, path, content, size, options);
+}
+
+function loose(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text.trim();
+  }
+}
+
+async function readAll(file: string): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of createReadStream(file)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Where tus-js-client keeps the upload URLs of unfinished uploads, to resume them in a later run. */
+const RESUME_STORE = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
+  "pulumi-mediahost",
+  "tus-uploads.json",
+);
+
+async function tusUpload(
+  client: MediahostClient,
+  path: string,
+  content: Content,
+  size: number,
+  options: UploadOptions,
+): Promise<void> {
+  // both answers are undocumented (docs/api.md#uploads-and-fetches): JSON if it is, else the text
+  const locations = loose(await client.ops.getTusLocations());
+  const location = Array.isArray(locations)
+    ? String(locations[0] ?? "")
+    : typeof locations === "string"
+      ? locations
+      : Object.keys(locations ?? {})[0];
+  if (!location) throw new Error("the service offers no tus upload location");
+  const link = loose(await client.ops.getTusUrl({ query: { location, expiresIn: TUS_LINK_SECONDS } }));
+  const endpoint = typeof link === "string" ? link : (link as { url?: string })?.url;
+  if (!endpoint) throw new Error("the service's tus link answer names no URL");
+  await mkdir(join(RESUME_STORE, ".."), { recursive: true });
+  // loaded only for a large upload: most runs never need it
+  const tus: typeof Tus = await import("tus-js-client");
+  // FileUrlStorage is in the Node build of tus-js-client, not in its type declarations
+  const { FileUrlStorage } = tus as unknown as { FileUrlStorage: new (file: string) => Tus.UrlStorage };
+  const source = "bytes" in content ? Buffer.from(content.bytes) : createReadStream(content.file);
+  let reported = -1;
+  await new Promise<void>((resolve, reject) => {
+    const up = new tus.Upload(source as never, {
+      endpoint,
+      uploadSize: size,
+      chunkSize: TUS_CHUNK,
+      metadata: { filename: path, ...(options.contentType ? { filetype: options.contentType } : {}) },
+      retryDelays: [0, 1000, 3000, 5000],
+      urlStorage: new FileUrlStorage(RESUME_STORE),
+      fingerprint: async () => options.fingerprint,
+      storeFingerprintForResuming: true,
+      removeFingerprintOnSuccess: true,
+      onProgress: (sent, total) => {
+        const tenth = Math.floor((sent / total) * 10);
+        if (tenth > reported) {
+          reported = tenth;
+          options.progress?.(`uploading ${path}: ${tenth * 10}% of ${total} bytes`);
+        }
+      },
+      onSuccess: () => resolve(),
+      onError: (err) =>
+        reject(
+          new MediahostError({
+            kind: "http",
+            operation: "tusUpload",
+            subject: path,
+            status: (err as Tus.DetailedError).originalResponse?.getStatus?.(),
+            serviceMessage: err.message.split("\n")[0],
+          }),
+        ),
+    });
+    // an upload of the same content to the same path left unfinished by an earlier run continues
+    up.findPreviousUploads().then(
+      (previous) => {
+        if (previous[0]) up.resumeFromPreviousUpload(previous[0]);
+        up.start();
+      },
+      () => up.start(),
+    );
+  });
+}

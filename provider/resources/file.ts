@@ -1,0 +1,243 @@
+// File: a file of the account's tree, from exactly one source — `content` (text, may be a
+// secret), `sourcePath` (a local file; the SDK turns a FileAsset into it), or `fetchUrl` (the
+// service fetches it). The state keeps the content's SHA-256 and size and the file's mtime, never
+// a copy of a local file: a refresh reads size and mtime (from the parent's listing where siblings
+// share it, else `stat`) and downloads and hashes only when they changed, so a touched file is not
+// drift and a changed one is, as a changed `contentSha256` (or, for a fetched file, `fetchUrl`).
+// New content is uploaded in place; a path change uploads to the new path, then deletes the old.
+// Delete removes the file only while it holds what this stack wrote, unless `forceDestroy`.
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { MediahostError } from "../client";
+import { type Content, digest, remoteDigest, sha256, upload } from "../client/transfer";
+import { ProviderError } from "../errors";
+import { defineKind, type KindContext } from "./kind";
+import { Adopt, ManagedPath, parentOf } from "./schema";
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, { message: "must be a SHA-256 in hex (64 characters)" });
+/** Inline content larger than this belongs in a local file (`source`): the state keeps inline content. */
+const CONTENT_MAX = 1024 * 1024;
+
+const inputs = z
+  .strictObject({
+    /** Absolute path of the file. Changing it uploads to the new path, then deletes the old file. */
+    path: ManagedPath.refine((p) => p !== "/", { message: 'must be a file path, not the root "/"' }),
+    /** The file's text (UTF-8); may be a secret. */
+    content: z
+      .string()
+      .max(CONTENT_MAX, { message: "must be at most 1 MiB (use source for larger files)" })
+      .optional(),
+    /**
+     * A local file to upload (the SDK sets it from `source: new FileAsset(...)`), as the program
+     * gave it: a relative path is the project directory's, so a moved project changes nothing.
+     */
+    sourcePath: z.string().min(1).optional(),
+    /** An http(s) URL the service fetches the file from itself. */
+    fetchUrl: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
+    /** Basic-auth credentials for `fetchUrl` (stored as a secret). */
+    fetchAuth: z.strictObject({ username: z.string(), password: z.string() }).optional(),
+    /** SHA-256 of the content or source file (the SDK computes it; a refresh that finds other content changes it). */
+    contentSha256: Sha256.optional(),
+    /** The content type to store the file with (default: the service's guess from the name). */
+    contentType: z.string().min(1).max(255).optional(),
+    /** Delete the file even when it no longer holds what this stack wrote. */
+    forceDestroy: z.boolean().optional(),
+    /** Take over a file that exists already instead of failing; on delete it is left in place. */
+    adopt: Adopt,
+  })
+  .refine((i) => [i.content, i.sourcePath, i.fetchUrl].filter((v) => v !== undefined).length === 1, {
+    message: "set exactly one of content, source (sourcePath), fetchUrl",
+    path: ["content"],
+  })
+  .refine((i) => i.fetchAuth === undefined || i.fetchUrl !== undefined, {
+    message: "only with fetchUrl",
+    path: ["fetchAuth"],
+  });
+
+type Inputs = z.output<typeof inputs>;
+
+export interface FileRecorded {
+  /** SHA-256 of what the file held when this stack last wrote or read it. */
+  sha256: string;
+  size: number;
+  /** The file's mtime as the service reports it, to tell an unchanged file without a download. */
+  mtime: string;
+}
+
+/** The content to upload for inputs with `content` or `sourcePath`, and its hash and size. */
+async function contentOf(i: Inputs): Promise<{ content: Content; sha256: string; size: number }> {
+  if (i.content !== undefined) {
+    const bytes = Buffer.from(i.content, "utf8");
+    return { content: { bytes }, sha256: sha256(bytes), size: bytes.byteLength };
+  }
+  const file = i.sourcePath as string;
+  try {
+    const d = await digest({ file, size: 0 });
+    return { content: { file, size: d.size }, ...d };
+  } catch (err) {
+    throw new ProviderError(`cannot read the source file ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** What is at `path` now: size and mtime (or undefined when there is no file there). */
+async function look(ctx: KindContext, path: string): Promise<{ size: number; mtime: string } | undefined> {
+  const found = await ctx.account.listings.lookup(path);
+  if (found !== "stat")
+    return found && !found.isDirectory ? { size: found.size, mtime: found.mtime } : undefined;
+  try {
+    const s = await ctx.client.ops.stat({ query: { filename: path } });
+    return s.isDirectory ? undefined : { size: s.size, mtime: s.mtime };
+  } catch (err) {
+    if (err instanceof MediahostError && (err.isNotFound || err.isNotADirectory)) return undefined;
+    throw err;
+  }
+}
+
+async function statFile(ctx: KindContext, path: string): Promise<{ size: number; mtime: string }> {
+  const s = await ctx.client.ops.stat({ query: { filename: path } });
+  return { size: s.size, mtime: s.mtime };
+}
+
+/** Writes the file from its source; returns what the state records. */
+async function write(ctx: KindContext, i: Inputs): Promise<FileRecorded> {
+  if (i.fetchUrl !== undefined) {
+    const item = { url: i.fetchUrl, filename: i.path, ...(i.fetchAuth ? { auth: i.fetchAuth } : {}) };
+    const [result] = await ctx.client.ops.fetch({ body: [item] });
+    if (!result?.success) {
+      const error = result?.attempts.at(-1)?.error?.message ?? "no reason given";
+      throw new ProviderError(`the service could not fetch the file: ${error}`);
+    }
+    // the service fetched it: hash what it holds, so that a refresh can tell a later change
+    const d = await remoteDigest(ctx.client, i.path);
+    const { mtime } = await statFile(ctx, i.path);
+    return { sha256: d.sha256, size: d.size, mtime };
+  }
+  const { content, sha256: hash, size } = await contentOf(i);
+  const options = {
+    fingerprint: `${ctx.client.baseUrl}|${ctx.accountAlias}|${i.path}|${hash}`,
+    progress: (message: string) => ctx.info(`File ${message}`),
+    ...(i.contentType ? { contentType: i.contentType } : {}),
+  };
+  try {
+    await upload(ctx.client, i.path, content, options);
+  } catch (err) {
+    // the service may not make missing folders on upload (docs/api.md#uploads-and-fetches): make them, then retry once
+    if (!(err instanceof MediahostError && err.isNotFound)) throw err;
+    await mkdirs(ctx, parentOf(i.path));
+    await upload(ctx.client, i.path, content, options);
+  }
+  // the size is what was sent; the mtime is the service's
+  const { mtime } = await statFile(ctx, i.path);
+  return { sha256: hash, size, mtime };
+}
+
+async function mkdirs(ctx: KindContext, path: string): Promise<void> {
+  if (path === "/") return;
+  try {
+    await ctx.client.ops.mkdir({ query: { dirname: path } });
+  } catch (err) {
+    if (!(err instanceof MediahostError)) throw err;
+    if (err.isConflictExists) return;
+    if (!err.isNotFound) throw err;
+    await mkdirs(ctx, parentOf(path));
+    await ctx.client.ops.mkdir({ query: { dirname: path } }).catch((e: unknown) => {
+      if (!(e instanceof MediahostError && e.isConflictExists)) throw e;
+    });
+  }
+}
+
+/** The hash the inputs ask for, or undefined for a fetched file (known only once fetched). */
+function wanted(i: Inputs): string | undefined {
+  if (i.contentSha256 !== undefined) return i.contentSha256;
+  if (i.content !== undefined) return sha256(Buffer.from(i.content, "utf8"));
+  if (i.sourcePath !== undefined) {
+    try {
+      return sha256(readFileSync(i.sourcePath));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+const short = (hash: string) => `${hash.slice(0, 12)}…`;
+
+export const file = defineKind({
+  name: "File",
+  inputs,
+  outputs: {
+    /** SHA-256 of the file's content as last written or read. */
+    sha256: z.string(),
+    /** Size in bytes. */
+    size: z.number(),
+    /** Last modification time, as the service reports it. */
+    mtime: z.string(),
+  },
+  replaceOn: ["path"],
+  id: (i) => i.path,
+  docs: {
+    properties:
+      "`path`, one of `content` (may be a secret) / `source` (a `FileAsset`, `StringAsset` or `RemoteAsset`; sent as `sourcePath`, `content` or `fetchUrl`) / `fetchUrl` (+ secret `fetchAuth`), `contentType`, `forceDestroy`, `adopt`; `contentSha256` (the SDK's hash of the content); outputs `sha256`, `size`, `mtime`",
+    delete:
+      "deletes the file while it still holds what this stack wrote; other content fails naming both hashes, unless `forceDestroy: true`; an adopted file is left in place",
+    drift:
+      "content changed (a changed `contentSha256`, or `fetchUrl` for a fetched file) from size and mtime, downloading only when they changed; a touched file is not drift; a deleted file is gone",
+  },
+
+  async create(ctx, i) {
+    const there = await look(ctx, i.path);
+    if (there) ctx.found("the file");
+    return write(ctx, i);
+  },
+
+  async read(ctx, olds) {
+    const there = await look(ctx, olds.path);
+    if (!there) return undefined;
+    if (there.size === olds.size && there.mtime === olds.mtime) return {};
+    const live = await remoteDigest(ctx.client, olds.path);
+    if (live.sha256 === olds.sha256) return { size: live.size, mtime: there.mtime };
+    ctx.info(
+      `File ${olds.path}: content changed outside Pulumi (sha256 ${short(live.sha256)}, ${live.size} bytes)`,
+    );
+    const recorded = { sha256: live.sha256, size: live.size, mtime: there.mtime };
+    // a fetched file has no content hash among its inputs: its fetch is what no longer holds
+    return olds.fetchUrl !== undefined
+      ? { ...recorded, fetchUrl: undefined }
+      : { ...recorded, contentSha256: live.sha256 };
+  },
+
+  async update(ctx, olds, news) {
+    const sourceChanged =
+      news.fetchUrl !== olds.fetchUrl ||
+      news.contentType !== olds.contentType ||
+      (news.fetchUrl === undefined && wanted(news) !== olds.sha256);
+    // the content hash is the program's again (a refresh may have put the live one there)
+    const restored = { contentSha256: news.contentSha256 } as object;
+    if (!sourceChanged) return { sha256: olds.sha256, size: olds.size, mtime: olds.mtime, ...restored };
+    return { ...(await write(ctx, news)), ...restored };
+  },
+
+  async delete(ctx, olds) {
+    if (olds.__adopted) {
+      ctx.info(`File ${olds.path}: left in place: it existed before this stack adopted it`);
+      return;
+    }
+    const there = await look(ctx, olds.path);
+    if (!there) return;
+    if (!olds.forceDestroy && (there.size !== olds.size || there.mtime !== olds.mtime)) {
+      const live = await remoteDigest(ctx.client, olds.path);
+      if (live.sha256 !== olds.sha256) {
+        throw new ProviderError(
+          `not deleted: the file now holds other content than this stack wrote (sha256 ${short(live.sha256)}, ` +
+            `${live.size} bytes, where this stack wrote ${short(olds.sha256)}, ${olds.size} bytes). ` +
+            "Run `pulumi refresh` and `pulumi up` to put this stack's content back, or set `forceDestroy: true` to delete it anyway.",
+        );
+      }
+    }
+    try {
+      await ctx.client.ops.deleteFile({ query: { filename: olds.path } });
+    } catch (err) {
+      if (!(err instanceof MediahostError && err.isNotFound)) throw err;
+    }
+  },
+});
