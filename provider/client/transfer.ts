@@ -55,6 +55,11 @@ interface UploadOptions {
 }
 
 /** Uploads `content` to `path`, in one request or through tus by its size. */
+/** The name an upload is resumed by: the service, account, path and content. */
+export function uploadFingerprint(baseUrl: string, account: string, path: string, sha: string): string {
+  return `${baseUrl}|${account}|${path}|${sha}`;
+}
+
 export async function upload(
   client: MediahostClient,
   path: string,
@@ -86,11 +91,13 @@ async function readAll(file: string): Promise<Uint8Array> {
 }
 
 /** Where tus-js-client keeps the upload URLs of unfinished uploads, to resume them in a later run. */
-const RESUME_STORE = join(
-  process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-  "pulumi-mediahost",
-  "tus-uploads.json",
-);
+export function resumeStore(): string {
+  return join(
+    process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
+    "pulumi-mediahost",
+    "tus-uploads.json",
+  );
+}
 
 async function tusUpload(
   client: MediahostClient,
@@ -110,7 +117,8 @@ async function tusUpload(
   const link = loose(await client.ops.getTusUrl({ query: { location, expiresIn: TUS_LINK_SECONDS } }));
   const endpoint = typeof link === "string" ? link : (link as { url?: string })?.url;
   if (!endpoint) throw new Error("the service's tus link answer names no URL");
-  await mkdir(join(RESUME_STORE, ".."), { recursive: true });
+  const store = resumeStore();
+  await mkdir(join(store, ".."), { recursive: true });
   // loaded only for a large upload: most runs never need it
   const tus: typeof Tus = await import("tus-js-client");
   // FileUrlStorage is in the Node build of tus-js-client, not in its type declarations
@@ -124,7 +132,7 @@ async function tusUpload(
       chunkSize: TUS_CHUNK,
       metadata: { filename: path, ...(options.contentType ? { filetype: options.contentType } : {}) },
       retryDelays: [0, 1000, 3000, 5000],
-      urlStorage: new FileUrlStorage(RESUME_STORE),
+      urlStorage: new FileUrlStorage(store),
       fingerprint: async () => options.fingerprint,
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,

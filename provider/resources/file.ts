@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { MediahostError } from "../client";
-import { type Content, digest, remoteDigest, sha256, upload } from "../client/transfer";
+import { type Content, digest, remoteDigest, sha256, upload, uploadFingerprint } from "../client/transfer";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
 import { Adopt, ManagedPath, parentOf } from "./schema";
@@ -114,7 +114,7 @@ async function write(ctx: KindContext, i: Inputs): Promise<FileRecorded> {
   }
   const { content, sha256: hash, size } = await contentOf(i);
   const options = {
-    fingerprint: `${ctx.client.baseUrl}|${ctx.accountAlias}|${i.path}|${hash}`,
+    fingerprint: uploadFingerprint(ctx.client.baseUrl, ctx.accountAlias, i.path, hash),
     progress: (message: string) => ctx.info(`File ${message}`),
     ...(i.contentType ? { contentType: i.contentType } : {}),
   };

@@ -1,12 +1,14 @@
 // File against the emulator over HTTP: uploads (simple and tus), drift from size and mtime with
 // downloads only on change, adopt, guarded deletes, fetched files and their secrets.
 import { createHash } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { resumeStore, uploadFingerprint } from "../../provider/client/transfer";
 import { putFile } from "./helpers/files";
 import { type Harness, startHarness } from "./helpers/harness";
 
@@ -160,6 +162,43 @@ describe("File from a local source", () => {
     const stored = Buffer.from(await h.api().ops.download({ query: { filename: id } }));
     expect(stored.equals(big)).toBe(true);
     expect((await h.refresh("File", id, outs, program)).changes).toEqual([]);
+  });
+
+  it("resumes an upload an earlier run left unfinished instead of starting over", async () => {
+    process.env.XDG_CACHE_HOME = join(dir, "cache");
+    const big = Buffer.alloc(20 * 1024 * 1024, 3);
+    const source = join(dir, "resume.bin");
+    await writeFile(source, big);
+    const path = "/assets/resume.bin";
+    // an earlier run: the first 8 MiB chunk went up, then the run stopped
+    const tus = await import("tus-js-client");
+    const { FileUrlStorage } = tus as unknown as {
+      FileUrlStorage: new (f: string) => import("tus-js-client").UrlStorage;
+    };
+    await mkdir(join(dir, "cache", "pulumi-mediahost"), { recursive: true });
+    const link = JSON.parse(
+      await h.api().ops.getTusUrl({ query: { location: "local", expiresIn: 600 } }),
+    ).url;
+    await new Promise<void>((resolve, reject) => {
+      const up = new tus.Upload(createReadStream(source), {
+        endpoint: link,
+        uploadSize: big.length,
+        chunkSize: 8 * 1024 * 1024,
+        metadata: { filename: path },
+        urlStorage: new FileUrlStorage(resumeStore()),
+        fingerprint: async () => uploadFingerprint(h.emulator.url, "demo", path, sha(big)),
+        storeFingerprintForResuming: true,
+        onChunkComplete: () => void up.abort().then(() => resolve()),
+        onError: reject,
+      });
+      up.start();
+    });
+    // a new upload could not start now: only the one begun can go on
+    await h.emulator.control.setLimit({ counter: "rest:post:files:upload", limit: 1, used: 1 });
+    h.configure();
+    const { outs } = await h.create("File", { path, sourcePath: source, contentSha256: sha(big) });
+    expect(outs).toMatchObject({ sha256: sha(big), size: big.length });
+    expect(Buffer.from(await h.api().ops.download({ query: { filename: path } })).equals(big)).toBe(true);
   });
 
   it("names a source it cannot read", async () => {

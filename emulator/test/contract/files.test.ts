@@ -701,6 +701,63 @@ describe("tus (getTusLocations, getTusUrl)", () => {
     expect(r.text.length).toBeGreaterThan(0);
   });
 
+  it("an upload is created, sent in two PATCHes with a HEAD between (the resume point), and lands with a real mtime", async () => {
+    const location = await firstLocation();
+    const link = JSON.parse((await api.get("/v2/files/tus/url", { location, expiresIn: 600 })).text)
+      .url as string;
+    const body = Buffer.from("0123456789abcdefghij");
+    const tusHeaders = { "tus-resumable": "1.0.0" };
+    const before = Date.now();
+    const created = await fetch(link, {
+      method: "POST",
+      headers: {
+        ...tusHeaders,
+        "upload-length": String(body.length),
+        "upload-metadata": `filename ${Buffer.from("/tus/up.txt").toString("base64")},filetype ${Buffer.from("text/plain").toString("base64")}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const upload = new URL(created.headers.get("location") as string, link).toString();
+    const patch = (offset: number, chunk: Buffer) =>
+      fetch(upload, {
+        method: "PATCH",
+        headers: {
+          ...tusHeaders,
+          "upload-offset": String(offset),
+          "content-type": "application/offset+octet-stream",
+        },
+        body: chunk,
+      });
+    const first = await patch(0, body.subarray(0, 8));
+    expect(first.status).toBe(204);
+    expect(first.headers.get("upload-offset")).toBe("8");
+    // an interrupted client asks where to go on from
+    const head = await fetch(upload, { method: "HEAD", headers: tusHeaders });
+    expect(head.headers.get("upload-offset")).toBe("8");
+    expect(head.headers.get("upload-length")).toBe(String(body.length));
+    // a PATCH at a wrong offset is refused; at the right one it finishes the upload
+    expect((await patch(0, body.subarray(0, 8))).status).toBe(409);
+    expect((await patch(8, body.subarray(8))).status).toBe(204);
+    const s = await stat("/tus/up.txt");
+    expect(s.body).toMatchObject({ size: body.length, contentType: "text/plain", isDirectory: false });
+    const mtime = Date.parse(s.body.mtime);
+    expect(mtime).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(mtime).toBeLessThanOrEqual(Date.now());
+    expect((await download("/tus/up.txt")).bytes.equals(body)).toBe(true);
+  });
+
+  it("a link without a valid token cannot create uploads (401)", async () => {
+    const r = await fetch(new URL("/tus?token=forged", api.url), {
+      method: "POST",
+      headers: {
+        "tus-resumable": "1.0.0",
+        "upload-length": "1",
+        "upload-metadata": `filename ${Buffer.from("/x").toString("base64")}`,
+      },
+    });
+    expect(r.status).toBe(401);
+  });
+
   it("a location of exactly 256 characters passes validation (not 400)", async () => {
     const at = await api.get("/v2/files/tus/url", { location: "l".repeat(256) });
     expect(at.status, at.text).not.toBe(400);
