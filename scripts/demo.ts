@@ -1,6 +1,6 @@
 // `npm run demo`: the quickstart (examples/quickstart) with the real Pulumi CLI against the
 // embedded emulator, end to end, in a throwaway stack:
-//   provision the CLI -> start the emulator -> up -> outputs -> two out-of-band changes ->
+//   provision the CLI -> start the emulator -> up -> outputs -> three out-of-band changes ->
 //   drift check (resource, property, state value, account value) -> up --refresh -> destroy
 // and a summary (resources, drift found and fixed, wall time, API calls by operation).
 //
@@ -191,16 +191,21 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoSummary> {
     for (const [k, v] of Object.entries(up.outputs))
       log(`  ${k.padEnd(14)} ${v.secret ? "[secret]" : JSON.stringify(v.value)}`);
 
-    step(5, "two changes out of band, through the API (as a colleague in the web console would)");
+    step(5, "three changes out of band, through the API (as a colleague in the web console would)");
     const api = new MediahostClient({ baseUrl: emulator.url, ...CLIENT });
     await api.ops.updateAccount({ body: { minify: { enabled: false } } });
     log("  account settings: minify turned off");
     await api.ops.setTitle({ query: { filename: "/products/shoes" }, body: { title: "Boots" } });
     log('  folder /products/shoes: title set to "Boots"');
+    await api.ops.upload({
+      query: { filename: "/assets/watermark.png" },
+      body: { bytes: new TextEncoder().encode("not the watermark"), contentType: "image/png" },
+    });
+    log("  file /assets/watermark.png: overwritten with other content");
 
     step(6, "drift check: pulumi preview --refresh, state compared with the account per property");
     const drift = await driftCheck(stack);
-    if (drift.length === 0) throw new Error("the drift check found nothing, but two things were changed");
+    if (drift.length === 0) throw new Error("the drift check found nothing, but three things were changed");
     const w = ["resource", "property", "state-value", "account-value"].map((h, i) =>
       Math.max(
         h.length,

@@ -137,12 +137,17 @@ const textSha256 = async (text: string) =>
 
 /** What an asset becomes among the provider's inputs. */
 async function fromAsset(asset: pulumi.asset.Asset): Promise<Record<string, string>> {
-  const { resolve } = await import("node:path");
+  const { isAbsolute, relative, resolve } = await import("node:path");
+  // relative to the project directory (where the provider reads it too) when inside it: a moved
+  // or re-cloned project then changes nothing
+  const portable = (p: string) => {
+    const rel = relative(process.cwd(), resolve(p));
+    return rel.startsWith("..") || isAbsolute(rel) ? resolve(p) : rel;
+  };
   const { fileURLToPath } = await import("node:url");
   const a = asset as { path?: Promise<string>; text?: Promise<string>; uri?: Promise<string> };
   if (a.path !== undefined) {
-    // kept as the program gave it (relative to the project directory, as the provider reads it)
-    const sourcePath = await a.path;
+    const sourcePath = portable(await a.path);
     return { sourcePath, contentSha256: await fileSha256(resolve(sourcePath)) };
   }
   if (a.text !== undefined) {
@@ -151,7 +156,7 @@ async function fromAsset(asset: pulumi.asset.Asset): Promise<Record<string, stri
   }
   const uri = (await a.uri) ?? "";
   if (uri.startsWith("file:")) {
-    const sourcePath = fileURLToPath(uri);
+    const sourcePath = portable(fileURLToPath(uri));
     return { sourcePath, contentSha256: await fileSha256(sourcePath) };
   }
   return { fetchUrl: uri };

@@ -5,6 +5,7 @@
 //   pulumi config set --secret mediahost:clientSecret <secret>
 //   pulumi config set --secret originPassword <password of the origin the account fetches from>
 //   pulumi up
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as mediahost from "pulumi-mediahost";
 
@@ -54,6 +55,19 @@ new mediahost.FolderMeta("shoes-meta", {
   tags: ["catalog", "shoes"],
 });
 new mediahost.FolderMeta("bags-meta", { path: bags.path, title: "Bags", tags: ["catalog"] });
+
+// Files as code: the image profile the "thumbs" alias names as its default, and a watermark from
+// a local file. The state keeps their hashes; a refresh finds a file changed out of band.
+const assets = new mediahost.Folder("assets", { path: "/assets" });
+new mediahost.File("thumbnail-profile", {
+  path: pulumi.interpolate`${assets.path}/thumbnail.profile.json`,
+  content: JSON.stringify({ resize: { width: 320, height: 320, fit: "cover" }, format: "webp" }),
+  contentType: "application/json",
+});
+new mediahost.File("watermark", {
+  path: pulumi.interpolate`${assets.path}/watermark.png`,
+  source: new pulumi.asset.FileAsset(path.join(__dirname, "assets", "watermark.png")),
+});
 
 export const accountAlias = settings.accountAlias;
 export const cdnHost = settings.cdnUrl;

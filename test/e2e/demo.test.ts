@@ -33,14 +33,18 @@ describe("npm run demo", async () => {
     // the drift table: resource, property, state value, account value
     expect(run.out).toMatch(/mediahost:AccountSettings settings\s+minify\.enabled\s+true\s+false/);
     expect(run.out).toMatch(/mediahost:FolderMeta shoes-meta\s+title\s+"Shoes"\s+"Boots"/);
+    expect(run.out).toMatch(/mediahost:File watermark\s+contentSha256\s+"[0-9a-f]{64}"\s+"[0-9a-f]{64}"/);
     expect(run.out).toContain("a new drift check is clean");
     // the summary
     const summary = run.out.slice(run.out.indexOf("== summary =="));
-    expect(summary).toMatch(/resources\s+10 created, 10 destroyed/);
-    expect(summary).toMatch(/drift\s+2 properties in 2 resources found .*2 resources fixed/);
+    expect(summary).toMatch(/resources\s+13 created, 13 destroyed/);
+    // the file's content hash, and with it its recorded sha256, size and mtime
+    expect(summary).toMatch(
+      /drift\s+6 properties in 3 resources found .*mediahost:File watermark\.contentSha256.*3 resources fixed/,
+    );
     expect(summary).toMatch(/wall time\s+\d+\.\d+s/);
     expect(summary).toMatch(/API calls\s+\d+ in all/);
-    expect(summary).toMatch(/\n\s+mkdir\s+3\n/);
+    expect(summary).toMatch(/\n\s+mkdir\s+4\n/);
     expect(run.out).not.toContain("demo-secret");
     expect(
       readdirSync(join(repoRoot, "examples/quickstart")).filter((f) => /^Pulumi\.demo-/.test(f)),

@@ -24,7 +24,7 @@ describe("examples/quickstart with the real CLI", async () => {
     p.mark();
     const up = await p.stack.up();
     expect(up.summary.result).toBe("succeeded");
-    expect(up.summary.resourceChanges).toMatchObject({ create: 11 });
+    expect(up.summary.resourceChanges).toMatchObject({ create: 14 });
     expect(up.outputs.customDomain?.value).toBe("img.example.com");
     expect(up.outputs.shoesUrl?.value).toMatch(/^https:\/\/.+\/products\/shoes$/);
     const calls = p.calls();
@@ -46,7 +46,7 @@ describe("examples/quickstart with the real CLI", async () => {
     await p.stack.preview({ refresh: true, expectNoChanges: true });
     p.mark();
     const plain = await p.stack.preview();
-    expect(plain.changeSummary).toEqual({ same: 11 });
+    expect(plain.changeSummary).toEqual({ same: 14 });
     expect(p.calls()).toEqual({});
   });
 
@@ -87,7 +87,7 @@ describe("examples/quickstart with the real CLI", async () => {
     await p.stack.setConfig("mediahost:baseUrl", { value: url });
     await p.stack.setConfig("mediahost:clientSecret", { value: "demo-secret", secret: true });
     const preview = await p.stack.preview({ refresh: true, expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: 11 });
+    expect(preview.changeSummary).toEqual({ same: 14 });
   });
 
   it("refuses to move a non-empty folder without forceDestroy, losing nothing, and finishes once emptied", async () => {
