@@ -5,7 +5,7 @@
 // instead of failing on "exists". Secrets are read from stack config by the generated code.
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { MediahostClient } from "../provider/client";
 import { credentialsFor, resolveAccounts } from "../provider/config";
@@ -16,7 +16,7 @@ import { readAccount } from "./lib/read-account";
 
 const USAGE = `Usage: mediahost-generate --out DIR [--depth N] [--account NAME] [--base-url URL]
                           [--client-id ID] [--client-secret SECRET] [--project NAME]
-                          [--concurrency N] [--force]
+                          [--concurrency N] [--files] [--max-file-size BYTES] [--force]
 
 Reads a live account and writes DIR/index.ts, Pulumi.yaml, package.json and tsconfig.json: a
 Pulumi program declaring its settings, aliases, custom domains, folders (to --depth levels),
@@ -32,7 +32,10 @@ Credentials, as the provider finds them:
   --out DIR          where to write (refuses to overwrite files unless --force)
   --depth N          folder levels to declare (default 2; 0 = no folders)
   --project NAME     Pulumi project name (default mediahost-<account alias>)
-  --concurrency N    API requests in flight at most (default 16)`;
+  --concurrency N    API requests in flight at most (default 16)
+  --files            also declare the files of the declared folders, each as a File uploaded from
+                     a copy written under DIR/files/ (the round trip stays clean)
+  --max-file-size B  with --files, the largest file to include, in bytes (default 1048576)`;
 
 const progress = (line: string) => process.stderr.write(`mediahost-generate: ${line}\n`);
 
@@ -56,6 +59,8 @@ async function main(argv: string[]): Promise<number> {
       "client-secret": { type: "string" },
       project: { type: "string" },
       concurrency: { type: "string" },
+      files: { type: "boolean" },
+      "max-file-size": { type: "string" },
       force: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -68,6 +73,9 @@ async function main(argv: string[]): Promise<number> {
   if (!values.out) throw new Error("--out DIR is required (see --help)");
   const depth = positiveInt("depth", values.depth, 2, 0);
   const concurrency = positiveInt("concurrency", values.concurrency, 16, 1);
+  const maxFileSize = positiveInt("max-file-size", values["max-file-size"], 1024 * 1024, 0);
+  if (values["max-file-size"] !== undefined && !values.files)
+    throw new Error("--max-file-size needs --files");
 
   const flags: Record<string, string | undefined> = {
     "mediahost:baseUrl": values["base-url"],
@@ -79,7 +87,13 @@ async function main(argv: string[]): Promise<number> {
   const credentials = credentialsFor(accounts, values.account);
 
   const outDir = resolve(values.out);
-  const targets = ["index.ts", "Pulumi.yaml", "package.json", "tsconfig.json"];
+  const targets = [
+    "index.ts",
+    "Pulumi.yaml",
+    "package.json",
+    "tsconfig.json",
+    ...(values.files ? ["files"] : []),
+  ];
   const existing = targets.filter((f) => existsSync(join(outDir, f)));
   if (existing.length && !values.force)
     throw new Error(`${outDir} already has ${existing.join(", ")}; pass --force to overwrite`);
@@ -94,6 +108,7 @@ async function main(argv: string[]): Promise<number> {
   const snapshot = await readAccount(client, {
     depth,
     concurrency,
+    ...(values.files ? { files: { maxSize: maxFileSize } } : {}),
     onProgress: (p) => {
       // every 250 folders found, or every second when reads are slow
       const step = Math.floor(p.folders / 250);
@@ -107,7 +122,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const folderCount = snapshot.folders.length - 1;
   progress(
-    `read account "${snapshot.accountAlias}": ${snapshot.aliases.length} aliases, ${folderCount} folders in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `read account "${snapshot.accountAlias}": ${snapshot.aliases.length} aliases, ${folderCount} folders${values.files ? `, ${snapshot.files.length} files (${snapshot.largeFiles.length} larger left out)` : ""} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 
   const program = generateProgram(snapshot, {
@@ -116,9 +131,14 @@ async function main(argv: string[]): Promise<number> {
     providerVersion: `^${VERSION}`,
     source: credentials.baseUrl,
     depth,
+    ...(values.files ? { maxFileSize } : {}),
   });
   await mkdir(outDir, { recursive: true });
   for (const [file, text] of Object.entries(program.files)) await writeFile(join(outDir, file), text);
+  for (const [file, bytes] of Object.entries(program.assets)) {
+    await mkdir(dirname(join(outDir, file)), { recursive: true });
+    await writeFile(join(outDir, file), bytes);
+  }
   const total = Object.values(program.counts).reduce((a, b) => a + b, 0);
   const summary = Object.entries(program.counts)
     .map(([k, n]) => `${n} ${k}`)

@@ -122,6 +122,11 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
       body: { scanSpins: true, nameSpinsAfterFolder: true },
     });
     await api.ops.setFolderOptions({ query: { filename: "/" }, body: { allowListing: false } });
+    // files: one small enough for --max-file-size, one not
+    const put = (filename: string, text: string) =>
+      api.ops.upload({ query: { filename }, body: { bytes: new TextEncoder().encode(text) } });
+    await put("/products/shoes/size-chart.txt", "EU 40 = US 7");
+    await put("/press/kit.txt", "x".repeat(4096));
     before = emulator.control.state();
   });
   afterAll(async () => {
@@ -131,10 +136,18 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
   });
 
   it("writes a program declaring the account, with adopt and without secrets, and says what to do next", async () => {
-    generated = await run(GENERATE_BIN, ["--out", outDir, "--depth", "3"], credentialsEnv(emulator));
+    generated = await run(
+      GENERATE_BIN,
+      ["--out", outDir, "--depth", "3", "--files", "--max-file-size", "1024"],
+      credentialsEnv(emulator),
+    );
     console.log(`generate (round-trip account): ${generated.seconds.toFixed(1)} s\n${generated.stdout}`);
     expect(generated.code, generated.stderr).toBe(0);
-    expect(generated.stderr).toContain('mediahost-generate: read account "demo": 3 aliases, 7 folders');
+    expect(generated.stderr).toContain(
+      'mediahost-generate: read account "demo": 3 aliases, 7 folders, 1 files (1 larger left out)',
+    );
+    // the file is declared from its copy beside the program; the larger one is named as left out
+    expect(await readFile(join(outDir, "files/products/shoes/size-chart.txt"), "utf8")).toBe("EU 40 = US 7");
     const code = await readFile(join(outDir, "index.ts"), "utf8");
     // the shape users see
     expect(code).toContain('import * as mediahost from "pulumi-mediahost";');
@@ -155,6 +168,8 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
     expect(code).toContain(
       'new mediahost.Folder("products-shoes-running-shoes", { path: "/products/shoes/Running Shoes", adopt: true }, { dependsOn: [productsShoes] });',
     );
+    expect(code).toContain('source: new pulumi.asset.FileAsset("files/products/shoes/size-chart.txt")');
+    expect(code).toContain("// Not declared: 1 file(s) over 1024 bytes, e.g. /press/kit.txt.");
     expect(code).not.toContain("/press/2024/q1/drafts");
     expect(code).toContain("// Not declared: folders deeper than 3 levels, under 1 folder(s),");
     for (const secret of [ORIGIN_PASSWORD, DEMO_CLIENT.clientSecret]) expect(code).not.toContain(secret);
@@ -187,11 +202,11 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
     const up = await stack.up();
     console.log(`pulumi up of the generated program: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(up.summary.result).toBe("succeeded");
-    // settings, 3 aliases, 1 domain, 7 folders, 2 folder options, 2 folder metas, and the stack
-    expect(up.summary.resourceChanges).toEqual({ create: 17 });
+    // settings, 3 aliases, 1 domain, 7 folders, 2 folder options, 2 folder metas, 1 file, and the stack
+    expect(up.summary.resourceChanges).toEqual({ create: 18 });
 
     const refreshed = await stack.preview({ refresh: true, expectNoChanges: true });
-    expect(refreshed.changeSummary).toEqual({ same: 17 });
+    expect(refreshed.changeSummary).toEqual({ same: 18 });
     expect(emulator.control.state()).toEqual(before);
 
     const drift = await run(DRIFT_BIN, ["--cwd", outDir, "--stack", stack.name], {
@@ -199,7 +214,7 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
       ...backend.envVars,
     });
     expect(drift.code, drift.stderr).toBe(0);
-    expect(drift.stdout).toBe("No drift: 16 resources match the account.\n");
+    expect(drift.stdout).toBe("No drift: 17 resources match the account.\n");
 
     const state = JSON.parse(
       await readFile(

@@ -61,7 +61,12 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
   it("declares @pulumi/pulumi as a caret range from the oldest supported version, and only what the provider needs", () => {
     expect(oldest, "a caret range such as ^3.216.0").toBeDefined();
     // tus-js-client uploads large files (File); nothing of the emulator
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@pulumi/pulumi", "tus-js-client", "undici", "zod"]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      "@pulumi/pulumi",
+      "tus-js-client",
+      "undici",
+      "zod",
+    ]);
     expect(manifest.engines.node).toMatch(/^>=\d+\.\d+\.\d+$/);
   });
 

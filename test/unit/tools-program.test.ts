@@ -7,7 +7,15 @@ import type { AccountSnapshot } from "../../tools/lib/read-account";
 const options = { project: "mediahost-demo", providerVersion: "^0.1.0", source: "http://x", depth: 2 };
 
 function snapshot(partial: Partial<AccountSnapshot>): AccountSnapshot {
-  return { accountAlias: "demo", aliases: [], folders: [{ path: "/" }], truncatedAt: [], ...partial };
+  return {
+    accountAlias: "demo",
+    aliases: [],
+    folders: [{ path: "/" }],
+    truncatedAt: [],
+    files: [],
+    largeFiles: [],
+    ...partial,
+  };
 }
 
 describe("names", () => {
@@ -127,5 +135,33 @@ describe("generateProgram", () => {
     expect(literal({ title: `He said "hi"\n\`${placeholder}\``, "odd-key": 1 })).toBe(
       `{ title: "He said \\"hi\\"\\n\`${placeholder}\`", "odd-key": 1 }`,
     );
+  });
+});
+
+describe("files (--files)", () => {
+  it("declares each file from its copy under files/, after its folder, and names the ones left out", () => {
+    const bytes = new TextEncoder().encode("size chart");
+    const out = generateProgram(
+      snapshot({
+        folders: [{ path: "/" }, { path: "/products" }],
+        files: [
+          { path: "/products/size chart.txt", bytes },
+          { path: "/robots.txt", bytes },
+        ],
+        largeFiles: [{ path: "/products/video.mp4", size: 9_000_000 }],
+      }),
+      { ...options, maxFileSize: 1024 },
+    );
+    const code = out.files["index.ts"] as string;
+    expect(code).toMatch(
+      /new mediahost\.File\("products-size-chart-txt", \{\s+path: "\/products\/size chart\.txt",\s+source: new pulumi\.asset\.FileAsset\("files\/products\/size chart\.txt"\),\s+adopt: true,?\s+\}, \{ dependsOn: \[products\] \}\);/,
+    );
+    expect(code).toMatch(
+      /new mediahost\.File\("robots-txt", \{\s*path: "\/robots\.txt",\s+source: new pulumi\.asset\.FileAsset\("files\/robots\.txt"\),\s+adopt: true,?\s*\}\);/,
+    );
+    expect(code).toContain("// Not declared: 1 file(s) over 1024 bytes, e.g. /products/video.mp4.");
+    expect(Object.keys(out.assets).sort()).toEqual(["files/products/size chart.txt", "files/robots.txt"]);
+    expect(out.assets["files/robots.txt"]).toBe(bytes);
+    expect(out.counts.File).toBe(2);
   });
 });

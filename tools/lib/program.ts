@@ -1,5 +1,6 @@
 // Turns an account snapshot into a Pulumi program (index.ts, Pulumi.yaml, package.json,
-// tsconfig.json) that declares it. Pure: no I/O, so it is unit-tested directly.
+// tsconfig.json, and the files it declares under files/) that declares it. Pure: no I/O, so it
+// is unit-tested directly.
 
 import { PULUMI_RANGE } from "../../provider/version";
 import { identifier, NameAllocator, slug } from "./names";
@@ -22,10 +23,14 @@ export interface ProgramOptions {
   source: string;
   /** Depth the folder tree was read to. */
   depth: number;
+  /** The largest file read (with --files), for the comments. */
+  maxFileSize?: number;
 }
 
 export interface GeneratedProgram {
   files: Record<string, string>;
+  /** The account's files the program uploads, by their place beside it (`files/<path>`). */
+  assets: Record<string, Uint8Array>;
   /** Config keys the program needs set as secrets. */
   secrets: string[];
   counts: Record<string, number>;
@@ -65,6 +70,7 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
     Folder: new NameAllocator(),
     FolderOptions: new NameAllocator(),
     FolderMeta: new NameAllocator(),
+    File: new NameAllocator(),
   };
   const vars = new NameAllocator("");
   for (const reserved of ["config", "pulumi", "mediahost"]) vars.take(reserved);
@@ -186,7 +192,7 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
     line(`// The folder tree, ${options.depth} level${options.depth === 1 ? "" : "s"} deep.`);
   }
   // a variable only for folders something refers to: their children, options and meta
-  const referenced = new Set(folders.map((f) => parentOf(f.path)));
+  const referenced = new Set([...folders, ...snapshot.files].map((f) => parentOf(f.path)));
   for (const f of folders) if (f.options || f.meta) referenced.add(f.path);
   for (const f of folders) {
     const base = names.Folder.take(slug(f.path));
@@ -199,6 +205,35 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
     );
     count("Folder");
     if (v) detailsOf(f, `${v}.path`, base);
+  }
+  // files, from their copies beside the program; each after its folder
+  const assets: Record<string, Uint8Array> = {};
+  if (snapshot.files.length > 0) {
+    line();
+    line(`// Files up to ${options.maxFileSize ?? 0} bytes, uploaded from their copies under files/.`);
+  }
+  for (const f of snapshot.files) {
+    const local = `files${f.path}`;
+    assets[local] = f.bytes;
+    const parent = folderVar.get(parentOf(f.path));
+    const opts = parent ? `, { dependsOn: [${parent}] }` : "";
+    const args = {
+      path: f.path,
+      source: code(`new pulumi.asset.FileAsset(${JSON.stringify(local)})`),
+      adopt: true,
+      ...account,
+    };
+    line(`new mediahost.File(${JSON.stringify(names.File.take(slug(f.path)))}, ${literal(args)}${opts});`);
+    count("File");
+  }
+  if (snapshot.largeFiles.length > 0) {
+    line();
+    line(
+      `// Not declared: ${snapshot.largeFiles.length} file(s) over ${options.maxFileSize ?? 0} bytes, e.g. ${snapshot.largeFiles
+        .slice(0, 3)
+        .map((f) => f.path)
+        .join(", ")}. Use --max-file-size to include them.`,
+    );
   }
   if (snapshot.truncatedAt.length > 0) {
     line();
@@ -253,6 +288,7 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
       "package.json": packageJson,
       "tsconfig.json": tsconfig,
     },
+    assets,
     secrets,
     counts,
   };

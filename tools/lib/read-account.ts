@@ -1,5 +1,6 @@
 // Reads what mediahost-generate declares from a live account: settings, aliases with their
-// custom domains, the folder tree down to a depth, and each folder's own options and meta.
+// custom domains, the folder tree down to a depth, each folder's own options and meta, and (with
+// `files`) the files of the declared folders up to a size, downloaded.
 // Folder listings follow `continuation` (listFolder); listings and per-folder reads share one
 // bound on concurrent requests.
 import type { z } from "zod";
@@ -23,6 +24,11 @@ export interface FolderSnapshot {
   meta?: { title?: string; description?: string; tags?: string[] };
 }
 
+export interface FileSnapshot {
+  path: string;
+  bytes: Uint8Array;
+}
+
 export interface AccountSnapshot {
   accountAlias: string;
   minify?: { enabled: boolean };
@@ -32,6 +38,10 @@ export interface AccountSnapshot {
   folders: FolderSnapshot[];
   /** Folders deeper than the depth asked for exist under these (not declared). */
   truncatedAt: string[];
+  /** Files of the declared folders (with `files`), in path order. */
+  files: FileSnapshot[];
+  /** Files left out for their size (with `files`). */
+  largeFiles: { path: string; size: number }[];
 }
 
 export interface ReadProgress {
@@ -45,6 +55,8 @@ export interface ReadOptions {
   depth: number;
   /** Requests in flight at most. */
   concurrency: number;
+  /** Read the files of the declared folders up to this size, in bytes. */
+  files?: { maxSize: number };
   onProgress?: (p: ReadProgress) => void;
 }
 
@@ -133,6 +145,8 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
       .sort((a, b) => a.name.localeCompare(b.name)),
     folders: [],
     truncatedAt: [],
+    files: [],
+    largeFiles: [],
   };
 
   const folders: FolderSnapshot[] = [];
@@ -161,6 +175,21 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
     );
   };
 
+  const readFile = (path: string, size: number, maxSize: number) => {
+    if (size > maxSize) {
+      snapshot.largeFiles.push({ path, size });
+      return;
+    }
+    details.push(
+      run(() => client.ops.download({ query: { filename: path } })).then(
+        (bytes) => void snapshot.files.push({ path, bytes }),
+        (err: unknown) => {
+          failure ??= err;
+        },
+      ),
+    );
+  };
+
   // a listing takes one slot per page; subfolders are walked as they are found
   const walk = async (dir: string, depth: number): Promise<void> => {
     const children: Promise<void>[] = [];
@@ -169,7 +198,10 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
       const next = await run(() => pages.next());
       if (next.done) break;
       const entry = next.value;
-      if (!entry.isDirectory) continue;
+      if (!entry.isDirectory) {
+        if (options.files) readFile(join(dir, entry.filename), entry.size, options.files.maxSize);
+        continue;
+      }
       const path = join(dir, entry.filename);
       if (depth + 1 > options.depth) {
         if (!snapshot.truncatedAt.includes(dir)) snapshot.truncatedAt.push(dir);
@@ -196,5 +228,7 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
   folders.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   snapshot.folders = [root, ...folders];
   snapshot.truncatedAt.sort();
+  snapshot.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  snapshot.largeFiles.sort((a, b) => (a.path < b.path ? -1 : 1));
   return snapshot;
 }
