@@ -6,7 +6,10 @@
 // See docs/benchmark.md.
 //
 //   npm run bench [-- --json] [--out report.json] [--sizes 10,100,500] [--latencies 0,50]
-//                 [--parallel P] [--skip-checkpoints-from N|never]
+//                 [--parallel P] [--skip-checkpoints-from N|never] [--files N|0]
+//
+// With --files N (default 100), a second program of one Folder and N Files of 100 KB (each from a
+// local file) is run at 0 ms: up, preview --refresh, destroy, with calls beside their floor.
 //
 // Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
 import { spawnSync } from "node:child_process";
@@ -119,6 +122,8 @@ function loadTime(projectDir: string, runs = 15): LoadTime {
 
 interface Options {
   json: boolean;
+  /** Files of 100 KB in the files scenario (0: none). */
+  files: number;
   /** Also write the JSON report to this file. */
   out?: string;
   sizes: number[];
@@ -138,6 +143,7 @@ const DEFAULT_LATENCIES = (n: number) => (n >= 500 ? [50] : [0, 50]);
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
     json: false,
+    files: 100,
     sizes: [10, 100, 500],
     latencies: DEFAULT_LATENCIES,
     skipCheckpointsFrom: 500,
@@ -149,6 +155,7 @@ function parseArgs(argv: string[]): Options {
     const numbers = () => value().split(",").map(Number);
     if (flag === "--json") opts.json = true;
     else if (flag === "--out") opts.out = value();
+    else if (flag === "--files") opts.files = Number(value());
     else if (flag === "--sizes") opts.sizes = numbers();
     else if (flag === "--latencies") {
       const list = numbers();
@@ -246,7 +253,9 @@ async function main(): Promise<void> {
     `require("pulumi-mediahost") ${load.provider} ms, require("@pulumi/pulumi") ${load.sdk} ms: ${load.extra} ms more`,
   );
   const runs: RunReport[] = [];
+  let files: FilesReport | undefined;
   try {
+    if (opts.files > 0) files = await filesScenario(toolchain, ws, opts.files);
     for (const n of opts.sizes) {
       for (const latencyMs of opts.latencies(n)) {
         // ours and the baseline take turns step by step, so load from elsewhere on the machine
@@ -290,6 +299,7 @@ async function main(): Promise<void> {
     skipCheckpointsFrom: opts.skipCheckpointsFrom,
     totalSeconds: Math.round(seconds),
     loadTime: load,
+    files,
     runs,
     minimum: Object.fromEntries(
       opts.sizes.map((n) => [n, Object.fromEntries(STEPS.map((s) => [s, minimum(s, n)]))]),
@@ -301,11 +311,16 @@ async function main(): Promise<void> {
         measured: `${load.extra} ms (${load.provider} ms against ${load.sdk} ms, medians of 15 runs each)`,
         met: load.extra <= 20,
       },
+      ...(files ? filesTargets(files) : []),
     ],
   };
   progress(`done in ${seconds.toFixed(0)} s`);
   if (opts.out) writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : render(report, runs, opts));
+  process.stdout.write(
+    opts.json
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : render(report, runs, opts) + (files ? renderFiles(files) : ""),
+  );
 }
 
 interface Scenario {
@@ -387,6 +402,116 @@ async function openScenario(
       }
     },
   };
+}
+
+type FileStep = "up" | "previewRefresh" | "destroy";
+const FILE_STEPS: FileStep[] = ["up", "previewRefresh", "destroy"];
+
+interface FilesReport {
+  n: number;
+  fileBytes: number;
+  steps: Record<FileStep, { ms: number; calls: Calls; floor: Calls }>;
+  /** Average bytes of one File's entry in the state file. */
+  stateBytesPerFile: number;
+}
+
+/**
+ * The floor of the files program: up 1 token, 1 account read (the account check), 1 mkdir and
+ * one upload per file (100 KB goes in one request: no tus link); a refresh of unchanged files 1
+ * token, 1 account read and the folder's listing (a page per 100 files), no stat and no download;
+ * destroy 1 token, 1 account read and one delete per file and for the folder.
+ */
+function filesFloor(step: FileStep, n: number): Calls {
+  switch (step) {
+    case "up":
+      return { token: 1, getAccount: 1, mkdir: 1, upload: n };
+    case "previewRefresh":
+      return { token: 1, getAccount: 1, readdir: Math.ceil(n / 100) };
+    case "destroy":
+      return { token: 1, getAccount: 1, deleteFile: n + 1 };
+  }
+}
+
+async function filesScenario(
+  toolchain: Awaited<ReturnType<typeof provisionToolchain>>,
+  ws: Awaited<ReturnType<typeof createWorkspace>>,
+  n: number,
+): Promise<FilesReport> {
+  const stack = `files-n${n}`;
+  const emulator = await startEmulator({ log: () => {} });
+  try {
+    for (const counter of Object.keys(counterLimits))
+      emulator.control.setLimit({ counter, limit: Number.MAX_SAFE_INTEGER });
+    await runPulumi(toolchain, ws, ["stack", "init", stack]);
+    await runPulumi(toolchain, ws, [
+      "config",
+      "set-all",
+      "--stack",
+      stack,
+      "--plaintext",
+      `bench:n=${n}`,
+      "--plaintext",
+      "bench:mode=files",
+      "--plaintext",
+      `mediahost:baseUrl=${emulator.url}`,
+      "--plaintext",
+      "mediahost:clientId=demo-client",
+      "--secret",
+      "mediahost:clientSecret=demo-secret",
+    ]);
+    const steps = {} as FilesReport["steps"];
+    let since = emulator.control.requests(0).next;
+    let stateBytesPerFile = 0;
+    for (const step of FILE_STEPS) {
+      progress(`${stack}: ${STEP_LABEL[step]}`);
+      const result = await runPulumi(toolchain, ws, stepArgs(step, stack));
+      const counted = countCalls(emulator, since);
+      since = counted.next;
+      steps[step] = { ms: Math.round(result.ms), calls: counted.calls, floor: filesFloor(step, n) };
+      progress(
+        `  ${(result.ms / 1000).toFixed(1)} s, ${total(counted.calls)} calls ${JSON.stringify(counted.calls)}`,
+      );
+      if (step === "up") stateBytesPerFile = measureState(stateFile(ws, stack)).bytesPerResource.File ?? 0;
+    }
+    await runPulumi(toolchain, ws, ["stack", "rm", "--yes", "--force", "--stack", stack]);
+    return { n, fileBytes: 100 * 1024, steps, stateBytesPerFile };
+  } finally {
+    await emulator.stop();
+  }
+}
+
+function filesTargets(files: FilesReport): Target[] {
+  const up = files.steps.up.calls;
+  const refresh = files.steps.previewRefresh.calls;
+  return [
+    {
+      target: `files: one upload per file of 100 KB, no tus link (N = ${files.n})`,
+      measured: `${up.upload ?? 0} uploads, ${(up.getTusUrl ?? 0) + (up.getTusLocations ?? 0)} tus calls`,
+      met: up.upload === files.n && !up.getTusUrl,
+    },
+    {
+      target: "files: a refresh of unchanged files costs one stat each or less, and no download",
+      measured: `${refresh.stat ?? 0} stat, ${refresh.readdir ?? 0} readdir, ${refresh.download ?? 0} downloads`,
+      met: (refresh.stat ?? 0) + (refresh.readdir ?? 0) <= files.n && !refresh.download,
+    },
+  ];
+}
+
+function renderFiles(files: FilesReport): string {
+  const out = ["", `Files: one Folder and ${files.n} Files of 100 KB from local files (0 ms latency)`];
+  const rows = FILE_STEPS.map((step) => {
+    const s = files.steps[step];
+    return [
+      STEP_LABEL[step],
+      String(total(s.calls)),
+      String(total(s.floor)),
+      diffCalls(s.calls, s.floor),
+      (s.ms / 1000).toFixed(1),
+    ];
+  });
+  out.push(table(["step", "calls", "floor", "differs from floor (ours/floor)", "s"], rows));
+  out.push(`  state: ${files.stateBytesPerFile} B per File (its hash, size and mtime, never its bytes)`);
+  return `${out.join("\n")}\n`;
 }
 
 interface Target {

@@ -1,6 +1,7 @@
 // The benchmark's Pulumi program (plain CommonJS, so no TypeScript compile is timed), written into
 // a temporary project outside the repository. Stack config `bench:mode` picks what it declares:
 //   ours      N Folders, each with FolderOptions and FolderMeta, one AccountSettings, 20 Aliases
+//   files     one Folder and N Files of 100 KB, each from a local file (FileAsset)
 //   baseline  the same resources and dependencies as trivial dynamic resources whose operations
 //             only wait: BENCH_LATENCY_MS times the API calls the minimum model allows for that
 //             operation (see MIN_CALLS), so ours/baseline is the provider's overhead.
@@ -55,6 +56,16 @@ if (mode === "ours") {
     const folder = new mh.Folder("f" + i, { path: "/bench-" + i });
     new mh.FolderOptions("f" + i + "-options", { path: folder.path, scanSpins: true });
     new mh.FolderMeta("f" + i + "-meta", { path: folder.path, title: "Folder " + i, tags: ["bench"] });
+  }
+} else if (mode === "files") {
+  const fs = require("fs");
+  const mh = require("pulumi-mediahost");
+  fs.mkdirSync("bench-files", { recursive: true });
+  const folder = new mh.Folder("files", { path: "/bench-files" });
+  for (let i = 0; i < n; i++) {
+    const local = "bench-files/f" + i + ".bin";
+    if (!fs.existsSync(local)) fs.writeFileSync(local, Buffer.alloc(${100 * 1024}, i % 251));
+    new mh.File("file-" + i, { path: "/bench-files/f" + i + ".bin", source: new pulumi.asset.FileAsset(local) }, { dependsOn: [folder] });
   }
 } else {
   // installed modules, so each provider is serialized as a require() like ours (see setup.ts)
