@@ -142,6 +142,24 @@ async function download(
   return { data: Buffer.concat(chunks), contentType: res.headers.get("content-type") };
 }
 
+/** Writes `data` as the file at `path` (missing folders are made, an existing file replaced). */
+async function storeFile(
+  ctx: Context,
+  account: Account,
+  path: string,
+  data: Buffer,
+  declaredType: string | null,
+): Promise<void> {
+  const blobs = ctx.world.blobs;
+  const hash = await blobs.put(data);
+  try {
+    const content = fileContent(hash, data.length, data, path, declaredType);
+    await ctx.store.commit({ type: "writeFile", account: account.alias, path, content, time: Date.now() });
+  } finally {
+    blobs.release(hash);
+  }
+}
+
 /** When the same file may be fetched again after a failure (the emulator's choice: a minute). */
 const RETRY_AFTER_MS = 60_000;
 
@@ -162,20 +180,7 @@ async function fetchOne(
   };
   try {
     const { data, contentType } = await download(item.url, item.auth, attempt);
-    const blobs = ctx.world.blobs;
-    const hash = await blobs.put(data);
-    try {
-      const content = fileContent(hash, data.length, data, filename, contentType);
-      await ctx.store.commit({
-        type: "writeFile",
-        account: account.alias,
-        path: filename,
-        content,
-        time: Date.now(),
-      });
-    } finally {
-      blobs.release(hash);
-    }
+    await storeFile(ctx, account, filename, data, contentType);
     return { filename, success: true, attempted: true, attempts: [attempt], retryAfter: initiator.date };
   } catch (e) {
     const cause =
@@ -325,22 +330,9 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
   /** The simple upload: the body is the file; missing folders are made (docs/api.md#uploads-and-fetches). */
   upload: async ({ ctx, account, query, body }) => {
     const filename = cleanPath(query.filename, "filename");
-    const blobs = ctx.world.blobs;
     const data = Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength);
-    const hash = await blobs.put(data);
-    try {
-      const contentType = body.contentType === "application/octet-stream" ? null : (body.contentType ?? null);
-      const content = fileContent(hash, data.length, data, filename, contentType);
-      await ctx.store.commit({
-        type: "writeFile",
-        account: account.alias,
-        path: filename,
-        content,
-        time: Date.now(),
-      });
-    } finally {
-      blobs.release(hash);
-    }
+    const contentType = body.contentType === "application/octet-stream" ? null : (body.contentType ?? null);
+    await storeFile(ctx, account, filename, data, contentType);
   },
   getTusLocations: () => TUS_LOCATIONS,
   /** An upload endpoint for tus clients; the link itself authorizes creating uploads. */

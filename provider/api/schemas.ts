@@ -322,13 +322,7 @@ export const PointOfInterest = z.strictObject({
 });
 const PoiName = z.string().min(1).max(256);
 /** One named point per call; a name given again replaces its point. */
-export const PoiSet = z.strictObject({
-  name: PoiName,
-  x: Fraction,
-  y: Fraction,
-  width: Fraction,
-  height: Fraction,
-});
+export const PoiSet = PointOfInterest.extend({ name: PoiName });
 export const PoiDelete = z.strictObject({ name: PoiName });
 /** GET: the file's points keyed by name. */
 export const PoiMap = z.record(z.string(), PointOfInterest);
