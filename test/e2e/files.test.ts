@@ -57,6 +57,8 @@ describe("files as code (examples/files)", async () => {
     const watermark = await readFile(join(repoRoot, "examples/files/assets/watermark.png"));
     expect((await download("/shop/brand/watermark.png")).equals(watermark)).toBe(true);
     await p.stack.preview({ refresh: true, expectNoChanges: true });
+    // the refreshed state keeps the secret content secret too
+    expect(plaintextLocations(await p.stateFile(), TOKEN)).toEqual([]);
   });
 
   it("destroys them all", async () => {
