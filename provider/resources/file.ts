@@ -173,6 +173,8 @@ export const file = defineKind({
     /** Last modification time, as the service reports it. */
     mtime: z.string(),
   },
+  // a changed content is drift as `contentSha256`; these would only repeat it
+  observations: ["sha256", "size", "mtime"],
   replaceOn: ["path"],
   id: (i) => i.path,
   docs: {

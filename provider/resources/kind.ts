@@ -79,6 +79,11 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
   readonly inputs: S;
   /** The output-only properties the kind reports, as a zod shape (for the SDK's output types). */
   readonly outputs: { [K in keyof X]: z.ZodType<X[K]> };
+  /**
+   * Outputs that record an observation (a version, a time) rather than configuration: a change
+   * of configuration already shows in an input, so drift reports leave these out.
+   */
+  readonly observations?: readonly string[];
   /** Properties whose change replaces the object (`account` is the adapter's to judge). */
   readonly replaceOn: readonly (keyof z.output<S> & string)[];
   readonly equivalent?: Partial<Record<keyof z.output<S> & string, Equivalence>>;
@@ -103,7 +108,9 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
 export type State<S extends z.ZodObject, X extends object> = z.output<S> & X & Recorded;
 
 /** Declares a kind with its types checked (no behaviour of its own). */
-export function defineKind<S extends z.ZodObject, X extends object>(kind: Kind<S, X>): Kind<S, X> {
+export function defineKind<S extends z.ZodObject, X extends object>(
+  kind: Kind<S, X> & { observations?: readonly (keyof X & string)[] },
+): Kind<S, X> {
   return kind;
 }
 

@@ -1,8 +1,9 @@
 // mediahost-drift with the real CLI: the quickstart stack, clean (exit 0), then drifted out of
-// band in five ways (exit 2, every drifted property named with both values, as a table and as
+// band in six ways (one of them a managed file's content) (exit 2, every drifted property named with both values, as a table and as
 // JSON), and a stack that does not exist (exit 1). The tool runs as users run it: the compiled
 // bin in a child process, the CLI found on PATH or given with --pulumi.
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,13 @@ import { repoRoot, type Toolchain, toolchainForTests } from "./helpers/toolchain
 const ORIGIN_PASSWORD = "origin-pw-drift-9c41";
 const DRIFT_BIN = join(repoRoot, "dist/tools/drift.js");
 const NODE = join(repoRoot, "node_modules/.bin/node");
+// the quickstart's thumbnail profile, as its program writes it, and as someone edits it
+const QUICKSTART_PROFILE = JSON.stringify({
+  resize: { width: 320, height: 320, fit: "cover" },
+  format: "webp",
+});
+const EDITED_PROFILE = JSON.stringify({ resize: { width: 640 }, format: "jpeg" });
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 interface Run {
   code: number;
@@ -82,12 +90,17 @@ describe("mediahost-drift with the real CLI", async () => {
   });
   afterAll(() => p?.dispose());
 
-  it("exits 0 and says so when the account matches the stack", async () => {
+  it("exits 0 and says so when the account matches the stack, a touched file included", async () => {
+    // the same content written again: a new mtime, no drift
+    await p.api.ops.upload({
+      query: { filename: "/assets/thumbnail.profile.json" },
+      body: { bytes: new TextEncoder().encode(QUICKSTART_PROFILE), contentType: "application/json" },
+    });
     const run = await runDrift(toolchain, p, ["--stack", p.stack.name]);
     console.log(`drift (clean stack): ${run.seconds.toFixed(1)} s`);
     expect(run.stderr).toContain("refresh preview of stack");
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe("No drift: 10 resources match the account.\n");
+    expect(run.stdout).toBe("No drift: 13 resources match the account.\n");
   });
 
   it("exits 2 and names every drifted property with both values, and every deleted object", async () => {
@@ -110,6 +123,10 @@ describe("mediahost-drift with the real CLI", async () => {
     await p.api.ops.setTitle({ query: { filename: "/products/shoes" }, body: { title: "Boots" } });
     await p.api.ops.addTags({ query: { filename: "/products/shoes" }, body: { tags: ["sale"] } });
     await p.api.ops.deleteFile({ query: { filename: "/products/bags" } });
+    await p.api.ops.upload({
+      query: { filename: "/assets/thumbnail.profile.json" },
+      body: { bytes: new TextEncoder().encode(EDITED_PROFILE), contentType: "application/json" },
+    });
     const before = JSON.stringify(p.emulator.control.state());
 
     // the CLI given explicitly this time, and nothing of pulumi on PATH but node
@@ -129,6 +146,7 @@ describe("mediahost-drift with the real CLI", async () => {
       ],
       ["AccountSettings settings", "minify.enabled", "true", "false"],
       ["Alias thumbs", "prefix", "/products", "/catalog"],
+      ["File thumbnail-profile", "contentSha256", sha256(QUICKSTART_PROFILE), sha256(EDITED_PROFILE)],
       ["Folder bags", "(resource)", "exists", "gone"],
       ["FolderMeta bags-meta", "(resource)", "exists", "gone"],
       ["FolderMeta shoes-meta", "tags", '["catalog","shoes"]', '["catalog","shoes","sale"]'],
@@ -149,9 +167,16 @@ describe("mediahost-drift with the real CLI", async () => {
       drift: boolean;
       resources: { name: string; type: string; kind: string; urn: string; properties: unknown[] }[];
     };
-    expect(report).toMatchObject({ stack: p.stack.name, checked: 10, drift: true });
+    expect(report).toMatchObject({ stack: p.stack.name, checked: 13, drift: true });
     const byName = Object.fromEntries(report.resources.map((r) => [r.name, r]));
-    expect(Object.keys(byName).sort()).toEqual(["bags", "bags-meta", "settings", "shoes-meta", "thumbs"]);
+    expect(Object.keys(byName).sort()).toEqual([
+      "bags",
+      "bags-meta",
+      "settings",
+      "shoes-meta",
+      "thumbnail-profile",
+      "thumbs",
+    ]);
     expect(byName.settings).toMatchObject({
       type: "pulumi-nodejs:dynamic/mediahost:AccountSettings",
       kind: "changed",

@@ -87,6 +87,24 @@ describe("driftOfStep", () => {
     ).toBeUndefined();
   });
 
+  it("leaves out a file's observations: a new content is drift of contentSha256 alone", () => {
+    const fileStep = (news: object): StepMetadata => {
+      const olds = { path: "/a.txt", contentSha256: "h1", sha256: "h1", size: 2, mtime: "t1" };
+      const now = { ...olds, ...news } as Record<string, unknown>;
+      return {
+        op: "update",
+        urn: "urn:pulumi:s::p::pulumi-nodejs:dynamic/mediahost:File::profile",
+        type: "pulumi-nodejs:dynamic/mediahost:File",
+        old: { inputs: olds, outputs: olds },
+        new: { inputs: now, outputs: now },
+      };
+    };
+    expect(driftOfStep(fileStep({ mtime: "t2" }))).toBeUndefined();
+    expect(
+      driftOfStep(fileStep({ contentSha256: "h2", sha256: "h2", size: 3, mtime: "t2" }))?.properties,
+    ).toEqual([{ property: "contentSha256", state: "h1", account: "h2" }]);
+  });
+
   it("ignores the stack and provider resources", () => {
     expect(
       driftOfStep({

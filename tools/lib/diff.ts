@@ -5,6 +5,7 @@
 // it, leaf by leaf, as dotted paths. Secrets never leave the engine in clear: the events carry
 // them as secret markers with the value redacted, and they are shown as "[secret]".
 import { canonical } from "../../provider/diff";
+import { kindByName } from "../../provider/resources";
 
 /** Pulumi's signature key of a secret value in state and in engine events. */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -95,7 +96,9 @@ export function kindOfUrn(urn: string): string {
 /**
  * The drift one refresh step shows, or undefined when there is none. Outputs are compared (the
  * provider echoes every input into them, and adds what it reads, like an alias's custom
- * domain); inputs are compared too, for providers that keep inputs apart.
+ * domain); inputs are compared too, for providers that keep inputs apart. A kind's observations
+ * (a file's mtime, size and hash) are left out: a change of content shows as its input
+ * (`contentSha256`), once.
  */
 export function driftOfStep(step: StepMetadata): ResourceDrift | undefined {
   if (step.type === "pulumi:pulumi:Stack" || step.type.startsWith("pulumi:providers:")) return undefined;
@@ -109,6 +112,7 @@ export function driftOfStep(step: StepMetadata): ResourceDrift | undefined {
   for (const d of propertyDiffs(step.old.outputs ?? {}, step.new.outputs ?? {})) found.set(d.property, d);
   for (const d of propertyDiffs(step.old.inputs ?? {}, step.new.inputs ?? {}))
     if (!found.has(d.property)) found.set(d.property, d);
+  for (const observed of kindByName(kindOfUrn(step.urn))?.observations ?? []) found.delete(observed);
   if (found.size === 0) return undefined;
   const properties = [...found.values()].sort((a, b) => a.property.localeCompare(b.property));
   return { ...base, kind: "changed", properties };
