@@ -450,17 +450,8 @@ export const HttpStats = z.record(
   z.string(),
   z.looseObject({ total: z.looseObject({ count: z.number(), size: z.number() }) }),
 );
-export const StorageStats = z.record(
-  z.string(),
-  z.looseObject({
-    plan: z.number(),
-    burstable: z.number(),
-    extra: z.number(),
-    used: z.number(),
-    files: z.number(),
-    quotaExceededDate: z.string().nullable(),
-  }),
-);
+/** The account's storage at the start of each day, keyed by the day's start in ms. */
+export const StorageStats = z.record(z.string(), Storage);
 /** One view event of a spin. */
 export const SpinView = z.looseObject({
   "@timestamp": z.string(),
