@@ -5,18 +5,20 @@
 // whatever is written whole is built on a read made just before the write, and checked on the read
 // made after it:
 //
-//   gather → read → check what the previous write should have done → write → gather → read → ...
+//   gather → read → check what the previous write should have done → write → settle → gather → read → ...
 //
 // Each read both verifies the write before it and is the base of the write after it, so a burst
 // of W writes costs W + 1 account reads. A change the check finds lost (another writer wrote over
 // it from an older read) is written again on the next round, after a jittered pause, at most
-// MAX_ROUNDS times. What can still be lost without a version check in the API is in
+// MAX_ROUNDS times. The read that verifies a write waits a round trip after it ("settle",
+// provider/account/read-back.ts). What can still be lost without a version check in the API is in
 // docs/reliability.md.
 import type { z } from "zod";
 import type { schemas } from "../api";
 import { type MediahostClient, MediahostError } from "../client";
 import { canonical } from "../diff";
 import { ProviderError } from "../errors";
+import { readBackPause } from "./read-back";
 
 type Account = z.infer<typeof schemas.Account>;
 export type AccountUpdate = z.input<typeof schemas.AccountUpdate>;
@@ -126,6 +128,8 @@ export class AccountWriter {
   private removalRule: "unknown" | "honoured" | "ignored" = "unknown";
   /** The account as the writer last read it. */
   private lastRead?: Account;
+  /** When the last write returned, and how long it took (the pause before reading it back). */
+  private lastWrite = { at: 0, tookMs: 0 };
   private readonly coalesceMs: number;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -172,6 +176,7 @@ export class AccountWriter {
   private async run(): Promise<void> {
     while (this.queue.length > 0 || this.unchecked.length > 0) {
       await this.gather();
+      if (this.unchecked.length > 0) await this.settle();
       let account: Account;
       try {
         account = await this.read();
@@ -226,6 +231,15 @@ export class AccountWriter {
       if (quietFor >= quietMs || left <= 0) return;
       await this.sleep(Math.min(quietMs - quietFor, left));
     }
+  }
+
+  /**
+   * Waits until a write's round trip has passed since the last write returned, so that a write
+   * another writer based on a read older than ours has landed before we read ours back.
+   */
+  private async settle(): Promise<void> {
+    const left = this.lastWrite.at + readBackPause(this.lastWrite.tookMs) - Date.now();
+    if (left > 0) await this.sleep(left);
   }
 
   /** Resolves the written changes that `account` shows; returns the ones another writer undid. */
@@ -291,8 +305,10 @@ export class AccountWriter {
         p.resolve({ account, aliasKept: !!account.aliases?.[p.change.alias?.name ?? ""] });
       return;
     }
+    const started = Date.now();
     try {
       await this.client.ops.updateAccount({ body });
+      this.lastWrite = { at: Date.now(), tookMs: Date.now() - started };
     } catch (err) {
       // one bad change must not fail the others: write them one by one to find it
       if (ready.length > 1 && err instanceof MediahostError && err.kind === "http" && err.status === 400) {

@@ -3,12 +3,13 @@
 // Whether a POST merges keys or replaces the set is not documented (docs/api.md#folder-options),
 // so a write sends the whole set: the folder's options read just before, with the managed ones
 // changed — right under either rule, never dropping an option the program does not manage — and
-// reads them back after, writing again what another writer undid. Writes of one folder's options
-// never interleave within the process. Delete leaves the options as they are: they go with their
+// reads them back a round trip after (provider/account/read-back.ts), writing again what another
+// writer undid. Writes of one folder's options never interleave within the process. Delete leaves the options as they are: they go with their
 // folder, which is usually deleted next, and unsetting them would cost three calls per folder on
 // every destroy (and is impossible if the service merges the set). An adopted resource puts back
 // what it found; a service that merges the set cannot unset a key, which delete then says.
 import { z } from "zod";
+import { readBackPause } from "../account/read-back";
 import { FolderOptions } from "../api/schemas";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
@@ -68,7 +69,9 @@ async function write(ctx: KindContext, path: string, changes: Changes, known?: V
       if (v === null) delete body[k];
       else body[k] = v;
     }
+    const started = Date.now();
     await ctx.client.ops.setFolderOptions({ query: { filename: path }, body });
+    await new Promise((r) => setTimeout(r, readBackPause(Date.now() - started)));
     const after = await liveOptions(ctx, path);
     if (holds(after, changes)) return [];
     const sets = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== null));
