@@ -4,10 +4,11 @@
 // so a write sends the whole set: the folder's options read just before, with the managed ones
 // changed — right under either rule, never dropping an option the program does not manage — and
 // reads them back a round trip after (provider/account/read-back.ts), writing again what another
-// writer undid. Writes of one folder's options never interleave within the process. Delete leaves the options as they are: they go with their
-// folder, which is usually deleted next, and unsetting them would cost three calls per folder on
-// every destroy (and is impossible if the service merges the set). An adopted resource puts back
-// what it found; a service that merges the set cannot unset a key, which delete then says.
+// writer undid. Writes of one folder's options never interleave within the process. Delete leaves
+// the options as they are: they go with their folder, which is usually deleted next, and unsetting
+// them would cost three calls per folder on every destroy (and is impossible if the service merges
+// the set). An adopted resource puts back what it found; a service that merges the set cannot
+// unset a key, which delete then says.
 import { z } from "zod";
 import { readBackPause } from "../account/read-back";
 import { FolderOptions } from "../api/schemas";
