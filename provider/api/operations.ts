@@ -37,9 +37,10 @@ export interface OperationCall {
   body?: unknown;
 }
 
-/** What a `checkFirst` rule may ask the service: whether a path exists. */
+/** What a `checkFirst` rule may ask the service: whether a path exists, a file's points. */
 export interface ApplyCheck {
   exists(path: string): Promise<boolean>;
+  points(path: string): Promise<z.infer<typeof s.PoiMap>>;
 }
 
 /**
@@ -286,8 +287,17 @@ export const operations = {
     query: Filename,
     body: s.PoiSet,
     response: "text",
-    // a point is set under its name: a repeat sets the same point again
-    retry: idempotent,
+    // The documented GET keys points by name, so a name holds one point; whether a POST of a name
+    // that exists replaces it or is refused is not documented. Before repeating, look: the point
+    // already there with these values means the lost attempt took.
+    retry: {
+      kind: "checkFirst",
+      applied: async (service, { query, body }) => {
+        const wanted = body as z.infer<typeof s.PoiSet>;
+        const found = (await service.points(String(query?.filename)))[wanted.name];
+        return !!found && (["x", "y", "width", "height"] as const).every((k) => found[k] === wanted[k]);
+      },
+    },
     subject: byFilename,
   }),
   deletePoi: op({

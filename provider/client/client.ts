@@ -295,7 +295,13 @@ export class MediahostClient {
       });
     }
     if (rule.kind !== "checkFirst") return false;
-    return rule.applied({ exists: (path) => this.exists(path) }, input);
+    return rule.applied(
+      {
+        exists: (path) => this.exists(path),
+        points: (path) => this.call("getPoi", { query: { filename: path } }),
+      },
+      input,
+    );
   }
 
   /** Whether a path exists (for the checks of `checkFirst` rules). */

@@ -67,11 +67,14 @@ export class MediahostError extends Error implements MediahostErrorDetails {
    * 200 with `{"name":"RiakFsError","message":"Path already exists: …"}` (docs/api.md#errors).
    */
   get isConflictExists(): boolean {
-    // "File exists", "... already exists", "Custom domain already set: ..." (the same value again)
+    // "File exists", "... already exists", "Custom domain already set: ..." (the same value again);
+    // never "does not exist"
+    const message = this.serviceMessage ?? "";
     return (
       this.kind === "http" &&
       (this.status === 409 || this.serviceName !== undefined) &&
-      /exist|already/i.test(this.serviceMessage ?? "")
+      /exist|already/i.test(message) &&
+      !/\bnot\s+exist|n't\s+exist|no such/i.test(message)
     );
   }
 

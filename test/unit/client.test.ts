@@ -551,6 +551,23 @@ describe("errors that arrive as success", () => {
     expect(err.message).toBe("mkdir (/a): HTTP 200: Path already exists: /a");
   });
 
+  it("an error body saying a path does not exist is not a conflict, whatever its wording", async () => {
+    const state = { issued: 0 };
+    const messages = ["Parent does not exist: /a", "Path doesn't exist: /a", "No such file or directory: /a"];
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 200, { name: "RiakFsError", message: messages[Number(req.query.get("dirname")?.slice(2))] });
+    });
+    const { client } = clientFor(server.url);
+    for (const [i, message] of messages.entries()) {
+      const err = (await client.ops
+        .mkdir({ query: { dirname: `/a${i}` } })
+        .catch((e) => e)) as MediahostError;
+      expect(err.serviceMessage, message).toBe(message);
+      expect(err.isConflictExists, message).toBe(false);
+    }
+  });
+
   it("a lost mkdir answer whose retry says (under 200) the path exists counts as done", async () => {
     const state = { issued: 0, mkdirs: 0 };
     server = await startServer((req, res) => {

@@ -9,6 +9,13 @@ import { MediahostClient, MediahostError, TokenCache } from "../../provider/clie
 import { json, startServer } from "./helpers/http-server";
 
 const names = Object.keys(operations) as OperationName[];
+/** A stat answer for a file. */
+const aFile = {
+  mtime: "2026-11-01T00:00:00.000Z",
+  ctime: "2026-11-01T00:00:00.000Z",
+  size: 1,
+  isDirectory: false,
+};
 
 function clientFor(url: string) {
   return new MediahostClient({
@@ -34,14 +41,19 @@ describe("the operation table", () => {
   it.each(names)("%s: an attempt whose answer is lost is repeated only as its rule says", async (name) => {
     const spec: OperationSpec = operations[name];
     let attempts = 0;
-    let stats = 0;
+    let checks = 0;
     const server = await startServer((req, res) => {
       if (req.path === "/v2/token" && name !== "token") {
         return json(res, 200, { token: "tok", expiresIn: 1200, scope: [] });
       }
+      // what a checkFirst rule asks finds nothing: the lost attempt did not take
       if (req.path === "/v2/files/stat" && name !== "stat") {
-        stats++;
+        checks++;
         return json(res, 404, { message: "No such file or directory" });
+      }
+      if (req.path === "/v2/files/poi" && req.method === "GET" && name !== "getPoi") {
+        checks++;
+        return json(res, 200, {});
       }
       attempts++;
       // the first attempt reaches the service and its answer is lost; the second is refused
@@ -61,7 +73,89 @@ describe("the operation table", () => {
         expect(attempts, name).toBe(2);
         expect(err.message).toContain("stop here");
       }
-      if (spec.retry.kind === "checkFirst") expect(stats, name).toBeGreaterThan(0);
+      if (spec.retry.kind === "checkFirst") expect(checks, name).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("setPoi: a lost answer whose point is there with these values is done, without a second POST", async () => {
+    const points: Record<string, unknown> = {};
+    let posts = 0;
+    const server = await startServer((req, res) => {
+      if (req.path === "/v2/token") return json(res, 200, { token: "tok", expiresIn: 1200, scope: [] });
+      if (req.method === "GET") return json(res, 200, points);
+      posts++;
+      const { name, ...rectangle } = JSON.parse(req.body);
+      points[name] = rectangle;
+      res.socket?.destroy(); // applied, answer lost
+    });
+    try {
+      await clientFor(server.url).call("setPoi", samples.setPoi as never);
+      expect(posts).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("setPoi: a point of that name with other values is not the lost attempt: the POST is repeated", async () => {
+    let posts = 0;
+    const server = await startServer((req, res) => {
+      if (req.path === "/v2/token") return json(res, 200, { token: "tok", expiresIn: 1200, scope: [] });
+      if (req.method === "GET") return json(res, 200, { face: { x: 0, y: 0, width: 1, height: 1 } });
+      posts++;
+      if (posts === 1) return void res.socket?.destroy(); // not applied, answer lost
+      res.writeHead(200).end();
+    });
+    try {
+      await clientFor(server.url).call("setPoi", samples.setPoi as never);
+      expect(posts).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("rename: a repeat answered 404 (the target's parent is missing) is a failure, not a success", async () => {
+    let renames = 0;
+    const server = await startServer((req, res) => {
+      if (req.path === "/v2/token") return json(res, 200, { token: "tok", expiresIn: 1200, scope: [] });
+      // the source is still there: the lost attempt did not move it
+      if (req.path === "/v2/files/stat") {
+        return req.query.get("filename") === "/sample/file.jpg"
+          ? json(res, 200, aFile)
+          : json(res, 404, { message: "No such file or directory" });
+      }
+      renames++;
+      if (renames === 1) return void res.socket?.destroy();
+      json(res, 404, { message: "No such file or directory: /sample" });
+    });
+    try {
+      const err = (await clientFor(server.url)
+        .call("rename", samples.rename as never)
+        .catch((e) => e)) as MediahostError;
+      expect(err).toBeInstanceOf(MediahostError);
+      expect(err.status).toBe(404);
+      expect(renames).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("rename: a lost answer whose move took (source gone, target there) is done", async () => {
+    let renames = 0;
+    const server = await startServer((req, res) => {
+      if (req.path === "/v2/token") return json(res, 200, { token: "tok", expiresIn: 1200, scope: [] });
+      if (req.path === "/v2/files/stat") {
+        return req.query.get("filename") === "/sample/renamed.jpg"
+          ? json(res, 200, aFile)
+          : json(res, 404, { message: "No such file or directory" });
+      }
+      renames++;
+      res.socket?.destroy();
+    });
+    try {
+      await clientFor(server.url).call("rename", samples.rename as never);
+      expect(renames).toBe(1);
     } finally {
       await server.close();
     }
