@@ -9,9 +9,9 @@
 //
 // Each read both verifies the write before it and is the base of the write after it, so a burst
 // of W writes costs W + 1 account reads. A change the check finds lost (another writer wrote over
-// it from an older read) is written again on the next round, after a jittered pause, at most
-// MAX_ROUNDS times. The read that verifies a write waits a round trip after it ("settle",
-// provider/account/read-back.ts). What can still be lost without a version check in the API is in
+// it from an older read) is written again on the next round, after a jittered pause and a fresh
+// read, at most MAX_ROUNDS times. The read that verifies a write waits a round trip after it
+// ("settle", provider/account/read-back.ts). What can still be lost without a version check in the API is in
 // docs/reliability.md.
 import type { z } from "zod";
 import type { schemas } from "../api";
@@ -185,7 +185,18 @@ export class AccountWriter {
         continue;
       }
       const lost = this.check(account);
-      if (lost.length > 0) await this.sleep(50 + Math.floor(this.random() * 250));
+      if (lost.length > 0) {
+        // another writer is at work: step aside a little, then write again on a fresh read (the
+        // one that found the loss is already old)
+        await this.sleep(50 + Math.floor(this.random() * 250));
+        try {
+          account = await this.read();
+        } catch (err) {
+          for (const p of lost) p.reject(err);
+          this.failAll(err);
+          continue;
+        }
+      }
       const batch = [...lost, ...this.queue];
       this.queue = [];
       if (batch.length > 0) await this.write(account, batch);

@@ -68,6 +68,33 @@ describe("AccountWriter and a writer whose read came just before our write", () 
     expect(Object.keys(service.aliases()).sort()).toEqual(["demo", "ours", "theirs"]);
   });
 
+  it("writes again on a fresh read: what a third writer wrote during the pause is kept", async () => {
+    const before: Aliases = { demo: { prefix: "/" } };
+    let ourWrites = 0;
+    const service = scriptedService((_aliases, by) => {
+      if (by !== "us" || ++ourWrites !== 1) return;
+      // the other writer undoes our first write; later, while we step aside, a third adds its own
+      setTimeout(() => service.theirWrite({ ...before, theirs: { prefix: "/theirs" } }), LATENCY * 1.5);
+      setTimeout(
+        () => service.theirWrite({ ...service.aliases(), late: { prefix: "/late" } }),
+        LATENCY * 4.5,
+      );
+    });
+    // the pause after finding the loss: 50 + 0.5 × 250 ms, so the third write lands inside it
+    const writer = new AccountWriter("default", service.client, () => {}, {
+      coalesceMs: 10,
+      random: () => 0.5,
+    });
+    const done = writer.submit({
+      alias: { name: "ours", fields: { prefix: "/ours" } },
+      resource: "Alias ours",
+    });
+    await vi.advanceTimersByTimeAsync(10_000);
+    await done;
+    expect(ourWrites).toBe(2);
+    expect(Object.keys(service.aliases()).sort()).toEqual(["demo", "late", "ours", "theirs"]);
+  });
+
   it("pauses one write's round trip before reading a write back, and no more", async () => {
     const applied: number[] = [];
     const service = scriptedService(() => applied.push(Date.now()));
