@@ -314,7 +314,10 @@ export class Lifecycle {
       /** The changed properties, for tests and tools (the engine reads the three other fields). */
       diffs: changes,
       replaces,
-      deleteBeforeReplace: replaces.length > 0 && kind.deleteBeforeReplace === true,
+      // a kind's own rule, for its own properties: a replace for an `account` name alone is create
+      // first, so that the new resource can take over what the old one holds (the same account)
+      deleteBeforeReplace:
+        kind.deleteBeforeReplace === true && replaces.some((k) => kind.replaceOn.includes(k)),
     };
   }
 

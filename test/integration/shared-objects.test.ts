@@ -259,27 +259,35 @@ describe("an account rename that reaches the same account", () => {
     await putFile(api, "/media/a.txt", "a");
     const meta = await r0.create("FolderMeta", { path: "/media", title: "Media" });
     const sub = await r0.create("SubAccount", { alias: "team" });
+    await r0.create("Alias", { name: "shop", prefix: "/shop" });
+    const domain = await r0.create("CustomDomain", { alias: "shop", domain: "img.shop.example" });
 
     const r = run(other);
     for (const [kind, made, inputs] of [
       ["Folder", folder, { path: "/media", forceDestroy: true, account: "alt" }],
       ["FolderMeta", meta, { path: "/media", title: "Media", account: "alt" }],
       ["SubAccount", sub, { alias: "team", account: "alt" }],
+      ["CustomDomain", domain, { alias: "shop", domain: "img.shop.example", account: "alt" }],
     ] as const) {
       const d = await r.diff(kind, made.id, made.outs, inputs);
       expect(d.replaces, kind).toEqual(["account"]);
+      // CustomDomain replaces delete first for its own properties, not for an account name
+      expect(d.deleteBeforeReplace, kind).toBe(false);
     }
     // the replacement, create before delete
     await r.create("Folder", { path: "/media", forceDestroy: true, account: "alt" });
     await r.create("FolderMeta", { path: "/media", title: "Media", account: "alt" });
     await r.create("SubAccount", { alias: "team", account: "alt" });
+    await r.create("CustomDomain", { alias: "shop", domain: "img.shop.example", account: "alt" });
     await r.remove("FolderMeta", meta.id, meta.outs);
     await r.remove("SubAccount", sub.id, sub.outs);
     await r.remove("Folder", folder.id, folder.outs);
+    await r.remove("CustomDomain", domain.id, domain.outs);
     const s = state();
     expect(s.tree.map((e) => e.path)).toEqual(expect.arrayContaining(["/media", "/media/a.txt"]));
     expect(s.meta["/media"]?.title).toBe("Media");
     expect(s.subAccounts).toContain("team");
+    expect(s.account.aliases.shop?.customDomain).toBe("img.shop.example");
   });
 });
 
