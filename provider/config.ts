@@ -5,6 +5,8 @@
 //   mediahost:accounts (secret object) { "<name>": { baseUrl?, clientId, clientSecret } }
 //   MEDIAHOST_BASE_URL, MEDIAHOST_CLIENT_ID, MEDIAHOST_CLIENT_SECRET          -> fallback for "default"
 
+import { ProviderError } from "./client/errors";
+
 export const DEFAULT_ACCOUNT = "default";
 
 export interface Credentials {
@@ -35,10 +37,10 @@ export function resolveAccounts({ config, env }: CredentialSources): Map<string,
     try {
       parsed = JSON.parse(raw);
     } catch {
-      throw new Error("mediahost:accounts: must be a JSON object of account names");
+      throw new ProviderError("mediahost:accounts: must be a JSON object of account names");
     }
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw new Error("mediahost:accounts: must be an object keyed by account name");
+      throw new ProviderError("mediahost:accounts: must be an object keyed by account name");
     }
     for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
       const entry = (value ?? {}) as Record<string, unknown>;
@@ -63,7 +65,7 @@ function completeOrError(where: string, c: Partial<Credentials>): Credentials | 
     where === "mediahost"
       ? " (set them with `pulumi config set mediahost:<key>`, clientSecret with --secret, or MEDIAHOST_BASE_URL, MEDIAHOST_CLIENT_ID, MEDIAHOST_CLIENT_SECRET)"
       : "";
-  return new Error(`${missing.map((k) => `${where}.${k}`).join(", ")}: not set${hint}`);
+  return new ProviderError(`${missing.map((k) => `${where}.${k}`).join(", ")}: not set${hint}`);
 }
 
 /** The credentials of `name`, or an error that says which config keys to set. */
@@ -75,7 +77,7 @@ export function credentialsFor(
   const found = accounts.get(key);
   if (!found) {
     const known = [...accounts.keys()].filter((k) => k !== DEFAULT_ACCOUNT);
-    throw new Error(
+    throw new ProviderError(
       `account: "${key}" is not configured under mediahost:accounts` +
         (known.length ? ` (configured: ${known.join(", ")})` : ""),
     );

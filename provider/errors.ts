@@ -3,20 +3,9 @@
 // dynamic-provider host prints every error it is handed as `${error}: ${error.stack}` before the
 // engine reports it, so an expected failure carries its message where a stack would be and
 // names the provider where the error's type would be. Genuine bugs keep their stack traces.
-import { MediahostError } from "./client";
+import { MediahostError, ProviderError } from "./client";
 
-const EXPECTED = Symbol("pulumi-mediahost.expected");
-
-/** A failure the provider anticipated and explains in its message; shown without a stack trace. */
-export class ProviderError extends Error {
-  readonly [EXPECTED] = true;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "pulumi-mediahost";
-    this.stack = message;
-  }
-}
+export { ProviderError };
 
 /** Whether `err` is a failure the provider anticipated (its own, or one the client reports). */
 export function isExpected(err: unknown): boolean {

@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createSession } from "../provider/adapter";
-import { listFolder as listAll } from "../provider/client";
+import { listFolder as listAll, ProviderError } from "../provider/client";
 import { ManagedPath } from "../provider/resources/schema";
 import type { Session } from "../provider/session";
 
@@ -36,7 +36,7 @@ function validated<T>(fn: string, schema: z.ZodType<T>, args: unknown): T {
   const issues = result.error.issues
     .map((i) => `${i.path.map(String).join(".") || "(arguments)"}: ${i.message}`)
     .join("; ");
-  throw new Error(`${fn}: invalid arguments: ${issues}`);
+  throw new ProviderError(`${fn}: invalid arguments: ${issues}`);
 }
 
 export async function getAccount(args: unknown) {

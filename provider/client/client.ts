@@ -15,7 +15,7 @@ import {
   operations,
 } from "../api/operations";
 import { VERSION } from "../version";
-import { MediahostError, Redactor, secretValuesAt } from "./errors";
+import { MediahostError, ProviderError, Redactor, secretValuesAt } from "./errors";
 import { type CounterState, countersFromHeaders, rateLimitFrom } from "./rate-limits";
 import { type IssuedToken, renewTime, sharedTokenCache, TokenCache } from "./tokens";
 
@@ -78,13 +78,13 @@ export function normalizeBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`baseUrl: must be an absolute URL, got "${raw}"`);
+    throw new ProviderError(`baseUrl: must be an absolute URL, got "${raw}"`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new Error(`baseUrl: must use https, got "${url.protocol}"`);
+    throw new ProviderError(`baseUrl: must use https, got "${url.protocol}"`);
   }
   if (url.protocol === "http:" && !LOOPBACK.test(url.hostname)) {
-    throw new Error(
+    throw new ProviderError(
       `baseUrl: plain http is allowed only for loopback addresses; use https for ${url.hostname}`,
     );
   }
@@ -123,8 +123,8 @@ export class MediahostClient {
 
   constructor(options: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
-    if (!options.clientId) throw new Error("clientId: required");
-    if (!options.clientSecret) throw new Error("clientSecret: required");
+    if (!options.clientId) throw new ProviderError("clientId: required");
+    if (!options.clientSecret) throw new ProviderError("clientSecret: required");
     this.clientId = options.clientId;
     this.clientSecret = options.clientSecret;
     this.redactor.add(options.clientSecret);

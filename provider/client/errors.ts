@@ -2,6 +2,18 @@
 // the service's own message and the path or alias concerned; it never carries a token or a
 // secret (messages pass through `Redactor` before they get here).
 
+/**
+ * A failure the provider anticipated and explains in its message (bad configuration, a refusal to
+ * act, a shape the service did not give): shown without a stack trace (provider/errors.ts).
+ */
+export class ProviderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "pulumi-mediahost";
+    this.stack = message;
+  }
+}
+
 export type MediahostErrorKind =
   | "http" // the service answered with an error status
   | "unsure" // no answer, and repeating could do the work twice: it may have been applied

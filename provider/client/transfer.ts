@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type * as Tus from "tus-js-client";
 import type { MediahostClient } from "./client";
-import { MediahostError } from "./errors";
+import { MediahostError, ProviderError } from "./errors";
 
 /** Files up to this size go in one request; larger ones through tus (docs/api.md#uploads-and-fetches). */
 export const SIMPLE_UPLOAD_MAX = 8 * 1024 * 1024;
@@ -113,10 +113,10 @@ async function tusUpload(
     : typeof locations === "string"
       ? locations
       : Object.keys(locations ?? {})[0];
-  if (!location) throw new Error("the service offers no tus upload location");
+  if (!location) throw new ProviderError("the service offers no tus upload location");
   const link = loose(await client.ops.getTusUrl({ query: { location, expiresIn: TUS_LINK_SECONDS } }));
   const endpoint = typeof link === "string" ? link : (link as { url?: string })?.url;
-  if (!endpoint) throw new Error("the service's tus link answer names no URL");
+  if (!endpoint) throw new ProviderError("the service's tus link answer names no URL");
   const store = resumeStore();
   await mkdir(join(store, ".."), { recursive: true });
   // loaded only for a large upload: most runs never need it

@@ -292,3 +292,18 @@ describe("inputs that could never converge or would preview wrongly", () => {
     expect(d).toMatchObject({ changes: true, diffs: ["tags"], replaces: [] });
   });
 });
+
+describe("expected failures", () => {
+  it("reach the user as one line naming the resource, without a stack trace (an account no longer configured)", async () => {
+    const props = { ...PROVIDER, path: "/a", account: "gone", accountAlias: "demo" };
+    for (const call of [
+      () => provider.read("Folder", "/a", props),
+      () => provider.remove("Folder", "/a", props),
+      () => provider.update("Folder", "/a", props, { ...props, forceDestroy: true }),
+    ]) {
+      const err = (await call().catch((e) => e)) as Error;
+      expect(err.message).toMatch(/^Folder \/a: account: "gone" is not configured under mediahost:accounts/);
+      expect(err.stack).not.toMatch(/\n\s+at /);
+    }
+  });
+});
