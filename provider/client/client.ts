@@ -315,6 +315,25 @@ export class MediahostClient {
     }
   }
 
+  /**
+   * For work done outside `call` (tus uploads, which tus-js-client sends): waits for an exhausted
+   * counter's reset as `call` does when it is near enough; false when it is too far to wait.
+   */
+  async waitForReset(operation: string, counter: string | undefined, resetAt: Date | undefined) {
+    const waitMs = resetAt ? resetAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
+    if (waitMs > this.maxRateLimitWaitMs) return false;
+    const delay = Math.max(0, waitMs) + 250 + Math.floor(this.random() * 250);
+    this.stats.rateLimitWaits++;
+    this.onEvent({ type: "rateLimitWait", operation, counter, waitMs: delay });
+    await this.sleep(delay);
+    return true;
+  }
+
+  /** `text` with every credential this client has seen hidden (for messages made outside `call`). */
+  redact(text: string): string {
+    return this.redactor.redact(text);
+  }
+
   /** The host the client talks to, for messages. */
   private get host(): string {
     return new URL(this.baseUrl).host;

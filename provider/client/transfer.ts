@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type * as Tus from "tus-js-client";
 import type { MediahostClient } from "./client";
 import { MediahostError, ProviderError } from "./errors";
+import { rateLimitFrom } from "./rate-limits";
 
 /** Files up to this size go in one request; larger ones through tus (docs/api.md#uploads-and-fetches). */
 export const SIMPLE_UPLOAD_MAX = 8 * 1024 * 1024;
@@ -54,12 +55,12 @@ interface UploadOptions {
   fingerprint: string;
 }
 
-/** Uploads `content` to `path`, in one request or through tus by its size. */
 /** The name an upload is resumed by: the service, account, path and content. */
 export function uploadFingerprint(baseUrl: string, account: string, path: string, sha: string): string {
   return `${baseUrl}|${account}|${path}|${sha}`;
 }
 
+/** Uploads `content` to `path`, in one request or through tus by its size. */
 export async function upload(
   client: MediahostClient,
   path: string,
@@ -73,7 +74,50 @@ export async function upload(
     await client.ops.upload({ query: { filename: path }, body });
     return;
   }
-  await tusUpload(client, path, content, size, options);
+  // a tus upload refused by the upload counter waits for its reset, as other calls do, and then
+  // continues where it stopped (the upload's URL is stored under its fingerprint)
+  for (let waits = 0; ; waits++) {
+    try {
+      return await tusUpload(client, path, content, size, options);
+    } catch (err) {
+      const limited = err instanceof MediahostError && err.kind === "rateLimited";
+      if (limited && waits < 3 && (await client.waitForReset("tusUpload", err.counter, err.resetAt)))
+        continue;
+      throw err;
+    }
+  }
+}
+
+/** The rate-limit headers a refused tus request may carry (provider/client/rate-limits.ts). */
+const RATE_LIMIT_HEADERS = ["limit", "remaining", "reset"].flatMap((k) => [
+  `x-ratelimit-${k}`,
+  `x-global-ratelimit-${k}`,
+]);
+
+/** tus-js-client's error as the client's: a 429 is a rate limit; no upload link or token in the text. */
+function tusError(client: MediahostClient, path: string, err: Error): MediahostError {
+  const response = (err as Tus.DetailedError).originalResponse;
+  const status = response?.getStatus?.();
+  // its first line names the request's URL, whose query holds the upload link's token
+  const serviceMessage = client.redact(
+    (err.message.split("\n")[0] ?? "").replace(/\?[^\s,)]*/g, "?[redacted]"),
+  );
+  if (status === 429) {
+    const headers = Object.fromEntries(
+      [...RATE_LIMIT_HEADERS, "x-ratelimit-type"].map((h) => [h, response?.getHeader(h) ?? undefined]),
+    );
+    const { counter, resetAt } = rateLimitFrom(headers, response?.getBody?.());
+    return new MediahostError({
+      kind: "rateLimited",
+      operation: "tusUpload",
+      subject: path,
+      status,
+      serviceMessage,
+      counter: counter ?? "rest:post:files:upload",
+      resetAt,
+    });
+  }
+  return new MediahostError({ kind: "http", operation: "tusUpload", subject: path, status, serviceMessage });
 }
 
 function loose(text: string): unknown {
@@ -144,16 +188,7 @@ async function tusUpload(
         }
       },
       onSuccess: () => resolve(),
-      onError: (err) =>
-        reject(
-          new MediahostError({
-            kind: "http",
-            operation: "tusUpload",
-            subject: path,
-            status: (err as Tus.DetailedError).originalResponse?.getStatus?.(),
-            serviceMessage: err.message.split("\n")[0],
-          }),
-        ),
+      onError: (err) => reject(tusError(client, path, err)),
     });
     // an upload of the same content to the same path left unfinished by an earlier run continues
     up.findPreviousUploads().then(

@@ -201,6 +201,23 @@ describe("File from a local source", () => {
     expect(Buffer.from(await h.api().ops.download({ query: { filename: path } })).equals(big)).toBe(true);
   });
 
+  it("a large upload the upload counter refuses fails naming the counter and its reset, never the link's token", async () => {
+    const big = Buffer.alloc(9 * 1024 * 1024, 5);
+    const source = join(dir, "limited.bin");
+    await writeFile(source, big);
+    await h.emulator.control.setLimit({ counter: "rest:post:files:upload", limit: 1, used: 1 });
+    h.configure();
+    const err = (await h
+      .create("File", { path: "/assets/limited.bin", sourcePath: source, contentSha256: sha(big) })
+      .catch((e) => e)) as Error;
+    expect(err.message).toMatch(
+      /File \/assets\/limited\.bin: tusUpload \(\/assets\/limited\.bin\): rate limit exceeded for counter rest:post:files:upload; it resets at \d{4}-/,
+    );
+    expect(err.message).not.toMatch(/token=/);
+    expect(err.stack).not.toMatch(/\n\s+at /);
+    await h.emulator.control.setLimit({ counter: "rest:post:files:upload", limit: 2000, used: 0 });
+  });
+
   it("names a source it cannot read", async () => {
     await expect(h.create("File", { path: "/x.bin", sourcePath: join(dir, "missing.bin") })).rejects.toThrow(
       /File \/x\.bin: cannot read the source file .*missing\.bin/,
