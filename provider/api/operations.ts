@@ -138,7 +138,14 @@ export const operations = {
   }),
 
   // account
-  getAccount: op({ method: "GET", path: "/v2/account", response: s.Account, retry: idempotent }),
+  getAccount: op({
+    method: "GET",
+    path: "/v2/account",
+    response: s.Account,
+    retry: idempotent,
+    // the remote-fetching origin's credentials, as the account holds them
+    secrets: ["userinfo:response.fetching.http.url", "response.fetching.s3.accessKeyId"],
+  }),
   updateAccount: op({
     method: "POST",
     path: "/v2/account",
@@ -577,7 +584,8 @@ export const operations = {
     body: s.JwtRequest,
     response: s.JwtResponse,
     retry: idempotent,
-    secrets: ["body.key"],
+    // the signed URL grants access to the protected file as the key does
+    secrets: ["body.key", "response.url"],
     subject: bodyField("filename"),
   }),
   mkdir: op({

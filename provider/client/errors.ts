@@ -187,6 +187,8 @@ export function secretValuesAt(paths: readonly string[], parts: Record<string, u
         const url = new URL(v);
         if (url.password) found.push(decodeURIComponent(url.password), url.password);
         if (url.username && url.password) found.push(`${url.username}:${url.password}`);
+        // a token given as the user name alone (https://TOKEN@host)
+        if (url.username && !url.password) found.push(decodeURIComponent(url.username), url.username);
       } catch {
         // not a URL: nothing to hide in it
       }

@@ -162,8 +162,8 @@ describe("the operation table", () => {
   });
 
   const marked = names.filter((n) => (operations[n] as OperationSpec).secrets?.length);
-  it("marks the credentials of the token request, the account update, fetch, JWT and user reads", () => {
-    expect(marked.sort()).toEqual(["createJwt", "fetch", "getUser", "token", "updateAccount"]);
+  it("marks the credentials of the token request, the account's read and update, fetch, JWT and user reads", () => {
+    expect(marked.sort()).toEqual(["createJwt", "fetch", "getAccount", "getUser", "token", "updateAccount"]);
   });
 
   /** Inputs with a distinct sentinel at every credential the operation's table entry marks. */
@@ -226,6 +226,41 @@ describe("the operation table", () => {
       }
     },
   );
+
+  it("getAccount and createJwt: the credentials they answer never reach a later error message", async () => {
+    const signed = "https://cdn.example/a.jpg?jwt=S-signed";
+    const secrets = ["S-url-pw", "S-akid", signed, "S-token-only"];
+    const server = await startServer((req, res) => {
+      if (req.path === "/v2/token") return json(res, 200, { token: "tok", expiresIn: 1200, scope: [] });
+      if (req.path === "/v2/account")
+        return json(res, 200, {
+          alias: "demo",
+          fetching: {
+            enabled: true,
+            type: "http",
+            http: { url: "https://u:S-url-pw@origin.example/m" },
+            s3: { accessKeyId: "S-akid", bucket: "b" },
+          },
+        });
+      if (req.path === "/v2/files/jwt")
+        return json(res, 200, { url: "https://cdn.example/a.jpg?jwt=S-signed" });
+      json(res, 400, { message: `you sent ${secrets.join(" ")}` });
+    });
+    try {
+      const client = clientFor(server.url);
+      await client.ops.getAccount();
+      await client.ops.createJwt({ body: { filename: "/a.jpg", key: "k-0001", expiresIn: 60 } });
+      // a token-only URL given to fetch is hidden too
+      await client.ops
+        .fetch({ body: [{ url: "https://S-token-only@origin.example/a.jpg", filename: "/a.jpg" }] })
+        .catch(() => {});
+      const err = (await client.ops.stat({ query: { filename: "/a" } }).catch((e) => e)) as Error;
+      expect(err.message).toMatch(/HTTP 400: you sent/);
+      for (const secret of secrets) expect(err.message, secret).not.toContain(secret);
+    } finally {
+      await server.close();
+    }
+  });
 
   it.each([
     ["token", "token"],
