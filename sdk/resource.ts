@@ -47,21 +47,27 @@ export type ResourceClass<A, O> = new (
 /**
  * The class of the kind `name`. `outputs` lists the kind's own output properties (checked against
  * its schema by the compiler: every one, and no other); `prepare` turns the arguments into the
- * inputs the provider takes, where they differ.
+ * inputs the provider takes, where they differ; `secretOutputs` names outputs that are secrets
+ * for these arguments (the engine keeps an output secret by itself only when an input of the
+ * same name is).
  */
 export function resourceClass<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
   name: K["name"],
   outputs: { [P in keyof OwnOutputs<K>]-?: true },
   prepare: (args: A) => object = (args) => args as object,
+  secretOutputs: (args: A) => (keyof OwnOutputs<K> & string)[] = () => [],
 ): ResourceClass<A, O> {
   const outputProps = Object.fromEntries(Object.keys(outputs).map((k) => [k, undefined]));
   return class extends pulumi.dynamic.Resource {
     constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
+      const secrets = secretOutputs(args);
       super(
         provider,
         resourceName,
         { ...prepare(args), [KIND_KEY]: name, ...ownerInput(), accountAlias: undefined, ...outputProps },
-        opts,
+        secrets.length > 0
+          ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] }
+          : opts,
         "mediahost",
         name,
       );

@@ -174,8 +174,14 @@ function prepareFile(args: FileArgs): object {
       .output(args.content)
       .apply((c) => (c === undefined ? undefined : textSha256(c)));
   }
+  if (args.fetchAuth !== undefined) out.fetchAuth = pulumi.secret(args.fetchAuth);
   if (source !== undefined) {
     const resolved = pulumi.output(source).apply((asset) => fromAsset(asset as pulumi.asset.Asset));
+    if (args.content !== undefined || args.fetchUrl !== undefined) {
+      // two sources: passed on as they are, so that check refuses them at preview, naming the rule
+      out.sourcePath = resolved.apply((r) => r.sourcePath ?? "(the source asset)");
+      return out;
+    }
     for (const key of ["content", "sourcePath", "fetchUrl", "contentSha256"] as const) {
       out[key] = resolved.apply((r) => r[key]);
     }
@@ -187,11 +193,14 @@ type FileOutputs = Omit<OutputsOf<typeof file>, "sourcePath">;
 
 /**
  * A file of the account: from `content`, a `source` asset, or a `fetchUrl` the service fetches.
- * The state keeps its SHA-256, size and mtime; a refresh downloads only when size or mtime
+ * The state keeps its SHA-256, size and mtime (secrets for inline `content`; `fetchAuth` is always
+ * a secret); a refresh downloads only when size or mtime
  * changed. Delete removes it only while it holds this stack's content, unless `forceDestroy`.
  */
 export class File extends resourceClass<typeof file, FileArgs, FileOutputs>(
   "File",
   { sha256: true, size: true, mtime: true },
   prepareFile,
+  // the hash and size of inline content would give a short secret away: kept secret always
+  (args) => (args.content !== undefined ? ["sha256", "size"] : []),
 ) {}

@@ -205,22 +205,40 @@ async function main(argv: string[]): Promise<number> {
   }
   const fleet = names.length > 1;
 
-  const tasks = await Promise.all(
-    names.map(async (name) => {
-      const stack = await Stack.select(name, workspace);
-      const config = Object.fromEntries(
-        Object.entries(await stack.getAllConfig()).map(([k, v]) => [k, v.value]),
-      );
-      const say = (line: string) => progress(fleet ? `[${name}] ${line}` : line);
-      return {
-        keys: accountKeys(config, process.env),
-        run: () => {
-          say(`refresh preview of stack ${name} in ${workDir} (nothing is changed)`);
-          return checkStack(stack, !!values["run-program"], say);
-        },
-      };
-    }),
+  // Which accounts each stack reaches, read from its config within the same bound; a stack whose
+  // config cannot be read is reported failed, and the others are still checked.
+  const stacks = await runFleet(
+    names.map((name) => ({
+      keys: [],
+      run: async () => {
+        try {
+          const stack = await Stack.select(name, workspace);
+          const config = Object.fromEntries(
+            Object.entries(await stack.getAllConfig()).map(([k, v]) => [k, v.value]),
+          );
+          return { name, stack, keys: accountKeys(config, process.env) };
+        } catch (err) {
+          return { name, error: `its configuration could not be read: ${cliError(err)}` };
+        }
+      },
+    })),
+    concurrency,
   );
+  const tasks = stacks.map((s) => {
+    const say = (line: string) => progress(fleet ? `[${s.name}] ${line}` : line);
+    if (!s.stack) {
+      const failed: StackReport = { stack: s.name, checked: 0, drift: false, resources: [], error: s.error };
+      return { keys: [], run: async () => failed };
+    }
+    const stack = s.stack;
+    return {
+      keys: s.keys,
+      run: () => {
+        say(`refresh preview of stack ${s.name} in ${workDir} (nothing is changed)`);
+        return checkStack(stack, !!values["run-program"], say);
+      },
+    };
+  });
   const reports = await runFleet(tasks, concurrency);
   if (fleet) {
     const s = summarize(reports);

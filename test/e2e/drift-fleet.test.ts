@@ -1,9 +1,9 @@
 // mediahost-drift at fleet scale with the real CLI: three stacks of examples/drift-ci (one per
 // site) over two accounts, checked in one run. One stack drifts: exit 2, one summary, the drift in
-// every format (JUnit XML: the drifted resource a failed test). Then one stack cannot be checked:
-// exit 1, and the other two are still reported.
+// every format (JUnit XML: the drifted resource a failed test). Then one stack cannot be checked
+// (credentials rotated; a config that cannot be decrypted): exit 1, and the others still reported.
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
@@ -150,5 +150,23 @@ describe("mediahost-drift over three stacks and two accounts", async () => {
     expect(run.stdout).toContain(`| ${names.a} | ✅ clean |`);
     expect(run.stdout).toMatch(/token: HTTP 401: Invalid client credentials/);
     expect(run.stdout + run.stderr).not.toContain("rotated-elsewhere");
+  });
+
+  it("reports a stack whose configuration cannot be read as an error, and the others still", async () => {
+    // a secret that cannot be decrypted: reading the stack's config fails before any check
+    const file = join(workDir, `Pulumi.${names.c}.yaml`);
+    const yaml = await readFile(file, "utf8");
+    await writeFile(
+      file,
+      yaml.replace(/^config:\n/m, "config:\n  broken:\n    secure: v1:bm90LWEtc2VjcmV0:bm90\n"),
+    );
+    const run = await drift(["--all-stacks", "--format", "json"]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as { stacks: { stack: string; drift: boolean; error?: string }[] };
+    const byName = Object.fromEntries(report.stacks.map((s) => [s.stack, s]));
+    expect(byName[names.c]?.error).toMatch(/its configuration could not be read/);
+    expect(byName[names.a]).toMatchObject({ drift: false });
+    expect(byName[names.a]?.error).toBeUndefined();
+    expect(byName[names.b]).toMatchObject({ drift: true });
   });
 });

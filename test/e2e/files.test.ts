@@ -9,6 +9,7 @@ import { openProject, type Project, plaintextLocations } from "./helpers/project
 import { toolchainForTests } from "./helpers/toolchain";
 
 const TOKEN = "partner-token-5f0a2c";
+const TOKEN_SHA256 = createHash("sha256").update(TOKEN).digest("hex");
 const repoRoot = join(__dirname, "..", "..");
 
 describe("files as code (examples/files)", async () => {
@@ -38,6 +39,8 @@ describe("files as code (examples/files)", async () => {
     expect(p.emulator.control.state().account.aliases.shop?.defaultProfile).toBe("shop");
     const state = await p.stateFile();
     expect(plaintextLocations(state, TOKEN)).toEqual([]);
+    // nor its hash, which would give a short secret away
+    expect(plaintextLocations(state, TOKEN_SHA256)).toEqual([]);
     expect(p.output.join("")).not.toContain(TOKEN);
     // the state holds the watermark's hash, not its bytes
     expect(JSON.stringify(state)).not.toContain(watermark.toString("base64"));
@@ -59,6 +62,7 @@ describe("files as code (examples/files)", async () => {
     await p.stack.preview({ refresh: true, expectNoChanges: true });
     // the refreshed state keeps the secret content secret too
     expect(plaintextLocations(await p.stateFile(), TOKEN)).toEqual([]);
+    expect(plaintextLocations(await p.stateFile(), TOKEN_SHA256)).toEqual([]);
   });
 
   it("destroys them all", async () => {

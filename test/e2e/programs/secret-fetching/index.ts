@@ -1,4 +1,6 @@
-// Config: originUrl (a secret: it holds credentials), accessKeyId (a secret), s3Secret (a secret).
+// Config: originUrl (a secret: it holds credentials), accessKeyId (a secret), s3Secret (a secret),
+// fileOrigin (an http URL the service fetches a file from, with basic auth given here in plain text:
+// the SDK keeps `fetchAuth` secret by itself).
 import * as pulumi from "@pulumi/pulumi";
 import * as mediahost from "pulumi-mediahost";
 
@@ -15,4 +17,10 @@ new mediahost.AccountSettings("settings", {
       bucket: "media",
     },
   },
+});
+
+new mediahost.File("fetched", {
+  path: "/fetched/logo.txt",
+  fetchUrl: config.require("fileOrigin"),
+  fetchAuth: { username: "fetcher", password: "file-origin-pw-41c7" },
 });
