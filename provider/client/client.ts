@@ -165,7 +165,9 @@ export class MediahostClient {
     let deadline = started + this.deadlineMs;
     for (;;) {
       attempt++;
-      const token = spec.auth === false ? undefined : await this.token();
+      const late = () => this.timedOut(name, subject, attempt - 1, started);
+      // the token (shared by every call, minted once) counts against this call's deadline too
+      const token = spec.auth === false ? undefined : await within(this.token(), deadline, late);
       const left = deadline - Date.now();
       if (left <= 0) throw this.timedOut(name, subject, attempt - 1, started);
       const budget = Math.min(left, this.attemptTimeoutMs);
@@ -182,7 +184,10 @@ export class MediahostClient {
           : this.redactor.redact(`${code || "error"}: ${(err as Error).message}`);
         if (!notSent) mayHaveApplied = true;
         if (attempt < this.maxAttempts) {
-          if (!notSent && (await this.appliedUnanswered(name, subject, spec, raw, reason)))
+          if (
+            !notSent &&
+            (await this.appliedUnanswered(name, subject, spec, raw, reason, { deadline, started, attempt }))
+          )
             return spec.doneResult?.(raw) as OperationOutput<N>;
           if (Date.now() >= deadline) throw this.timedOut(name, subject, attempt, started);
           await this.backoffBefore(name, attempt, reason, deadline);
@@ -218,7 +223,11 @@ export class MediahostClient {
         retried401 = true;
         attempt--;
         this.onEvent({ type: "token", reason: "rejected" });
-        await this.tokens.renew(this.tokenKey, token, () => this.mint());
+        await within(
+          this.tokens.renew(this.tokenKey, token, () => this.mint()),
+          deadline,
+          () => this.timedOut(name, subject, attempt, started),
+        );
         continue;
       }
       if (response.status === 429) {
@@ -262,7 +271,13 @@ export class MediahostClient {
       }
       if (RETRYABLE_STATUS.has(response.status) && attempt < this.maxAttempts) {
         mayHaveApplied = true;
-        if (await this.appliedUnanswered(name, subject, spec, raw, `HTTP ${response.status}: ${message}`))
+        if (
+          await this.appliedUnanswered(name, subject, spec, raw, `HTTP ${response.status}: ${message}`, {
+            deadline,
+            started,
+            attempt,
+          })
+        )
           return spec.doneResult?.(raw) as OperationOutput<N>;
         if (Date.now() >= deadline) throw this.timedOut(name, subject, attempt, started);
         await this.backoffBefore(name, attempt, `HTTP ${response.status}`, deadline);
@@ -283,6 +298,7 @@ export class MediahostClient {
     spec: OperationSpec,
     input: OperationCall,
     reason: string,
+    { deadline, started, attempt }: { deadline: number; started: number; attempt: number },
   ): Promise<boolean> {
     const rule = spec.retry;
     if (rule.kind === "never") {
@@ -295,12 +311,17 @@ export class MediahostClient {
       });
     }
     if (rule.kind !== "checkFirst") return false;
-    return rule.applied(
-      {
-        exists: (path) => this.exists(path),
-        points: (path) => this.call("getPoi", { query: { filename: path } }),
-      },
-      input,
+    // the check's own calls count against the deadline of the call they check
+    return within(
+      rule.applied(
+        {
+          exists: (path) => this.exists(path),
+          points: (path) => this.call("getPoi", { query: { filename: path } }),
+        },
+        input,
+      ),
+      deadline,
+      () => this.timedOut(operation, subject, attempt, started),
     );
   }
 
@@ -514,4 +535,24 @@ function serviceMessage(text: string | undefined): string {
     // not JSON: fall through to the raw text
   }
   return (text ?? "").slice(0, 500);
+}
+
+/** `work`, unless `deadline` (ms since epoch) passes first: then the error `late` makes. */
+async function within<T>(work: Promise<T>, deadline: number, late: () => Error): Promise<T> {
+  const left = deadline - Date.now();
+  if (left <= 0) {
+    work.catch(() => {}); // settled elsewhere (a shared token) or abandoned
+    throw late();
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(late()), left);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -509,12 +509,29 @@ describe("deadlines", () => {
     const err = (await client.ops.getAccount().catch((e) => e)) as MediahostError;
     const waited = Date.now() - started;
     expect(err.kind).toBe("timeout");
-    // the token request is the first to hang
+    // the token request is the first to hang: its deadline and the operation's end together
     expect(err.message).toMatch(
-      /^token: no answer from 127\.0\.0\.1:\d+ within 1\.\d s \(3 attempts; the deadline is mediahost:operationTimeoutSeconds, 1\.2 s\)$/,
+      /^(token|getAccount): no answer from 127\.0\.0\.1:\d+ within 1\.\d s \(\d attempts?; the deadline is mediahost:operationTimeoutSeconds, 1\.2 s\)$/,
     );
     expect(waited).toBeGreaterThanOrEqual(1_100);
     expect(waited).toBeLessThan(2_500);
+  });
+
+  it("the deadline is the whole operation's: a slow token request counts against it", async () => {
+    server = await startServer(async (req, res) => {
+      if (req.path === "/v2/token") {
+        await new Promise((r) => setTimeout(r, 700));
+        return json(res, 200, { token: "tok", expiresIn: 1200, scope: [] });
+      }
+      // the operation itself never answers
+    });
+    const { client } = clientFor(server.url, { deadlineMs: 1_200, attemptTimeoutMs: 1_000, sleep: undefined });
+    const started = Date.now();
+    const err = (await client.ops.getAccount().catch((e) => e)) as MediahostError;
+    expect(err.kind).toBe("timeout");
+    expect(err.message).toMatch(/^getAccount: no answer from 127\.0\.0\.1:\d+ within 1\.\d s/);
+    // not the token's 0.7 s plus a deadline of its own (1.9 s)
+    expect(Date.now() - started).toBeLessThan(1_700);
   });
 
   it("a body that trickles in forever is bounded by the deadline too", async () => {
