@@ -20,9 +20,12 @@ export function inputsOf(kind: Kind): string[] {
 export function resourceTable(): string {
   const rows = Object.values(kinds).map((k) => {
     const kind = k as unknown as Kind;
-    const replaces = [...kind.replaceOn, "account"].map((p) => `\`${p}\``).join(", ");
-    const order = kind.deleteBeforeReplace ? " (old one removed first)" : "";
-    return `| \`${kind.name}\` | ${kind.docs.properties} | ${replaces}${order} | ${kind.docs.delete} | ${kind.docs.drift} |`;
+    const own = kind.replaceOn.map((p) => `\`${p}\``).join(", ");
+    // the adapter replaces delete-first only for the kind's own properties, never for `account`
+    const replaces = kind.deleteBeforeReplace
+      ? `${own} (old one removed first), \`account\``
+      : `${own}, \`account\``;
+    return `| \`${kind.name}\` | ${kind.docs.properties} | ${replaces} | ${kind.docs.delete} | ${kind.docs.drift} |`;
   });
   return [
     START,

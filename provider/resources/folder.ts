@@ -101,7 +101,7 @@ export const folder = defineKind({
   docs: {
     properties: "`path`, `forceDestroy`, `adopt`; output `cdnUrl`",
     delete:
-      "refuses a non-empty folder unless `forceDestroy: true`, which empties it with the batch delete job (progress is logged); an adopted folder is left in place",
+      "refuses a non-empty folder unless `forceDestroy: true`, which empties it with the batch delete job (progress is logged); an adopted folder is left in place (with `forceDestroy`, deleted with everything in it)",
     drift: "a deleted (or replaced-by-a-file) folder is reported gone",
   },
 

@@ -4,6 +4,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile, rm, stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RequestLog } from "../../emulator/requestlog";
@@ -272,6 +274,32 @@ describe("runs that go wrong", async () => {
     }
   });
 
+  it("a service that accepts connections and never answers: up fails within the deadline, one line naming host, operation and time", async () => {
+    const hung = createServer(() => {}); // accepts, never answers
+    await new Promise<void>((done) => hung.listen(0, "127.0.0.1", done));
+    const host = `127.0.0.1:${(hung.address() as AddressInfo).port}`;
+    await p.stack.setConfig("mediahost:baseUrl", { value: `http://${host}` });
+    await p.stack.setConfig("mediahost:operationTimeoutSeconds", { value: "3" });
+    try {
+      const started = Date.now();
+      const run = await cli(["up", "--refresh", "--yes", "--skip-preview"]);
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`hung service: up --refresh failed after ${seconds.toFixed(1)} s (deadline 3 s)`);
+      expect(run.code).not.toBe(0);
+      expect(run.out).toContain(`no answer from ${host} within 3`);
+      expect(run.out).toMatch(
+        /token: no answer from .* \(\d attempts?; the deadline is mediahost:operationTimeoutSeconds, 3 s\)/,
+      );
+      expect(run.out).not.toMatch(/^\s+at .*\(.*:\d+:\d+\)$/m);
+      // the CLI's own start and stop take seconds here; the provider waits the deadline once
+      expect(seconds).toBeLessThan(30);
+    } finally {
+      hung.close();
+      await p.stack.setConfig("mediahost:baseUrl", { value: p.emulator.url });
+      await p.stack.removeConfig("mediahost:operationTimeoutSeconds");
+    }
+  });
+
   it("keeps the client secret, fetching password, S3 secret key and a user's s3Secret out of state, output and logs", async () => {
     await p.stack.setConfig("user", { value: userIdOfOwner });
     // finishes the /v4 change the refused run left, with verbose logs on
@@ -283,11 +311,9 @@ describe("runs that go wrong", async () => {
     expect(outputs.userS3Secret?.value).toBe(userS3Secret);
     expect(outputs.userEmail?.value).toMatch(/@/);
     // the service did receive the secrets
-    const account = state().account as unknown as {
-      fetching: { http: { auth: { password: string } }; s3: { secretAccessKey: string } };
-    };
-    expect(account.fetching.http.auth.password).toBe(PASSWORD);
-    expect(account.fetching.s3.secretAccessKey).toBe(S3_SECRET);
+    const { fetching } = state().account;
+    expect(fetching.http?.auth?.password).toBe(PASSWORD);
+    expect(fetching.s3?.secretAccessKey).toBe(S3_SECRET);
 
     const stateFile = await p.stateFile();
     const logs = await filesUnder(join(p.backend.pulumiHome, "logs"));

@@ -51,7 +51,7 @@ describe("a create whose response is lost is retried to success, once", () => {
     const adds = logged().filter((r) => r.operation === "addCustomDomain");
     expect(adds.length).toBeGreaterThanOrEqual(2);
     expect(adds[0]?.dropped).toBe(true);
-    const aliases = (await h.state()).account.aliases as Record<string, Props>;
+    const aliases = (await h.state()).account.aliases;
     expect(aliases.web?.customDomain).toBe("img.example.com");
   });
 
@@ -71,7 +71,7 @@ describe("a create whose response is lost is retried to success, once", () => {
     ]);
     const updates = logged().filter((r) => r.operation === "updateAccount");
     expect(updates.filter((r) => r.dropped)).toHaveLength(2);
-    const account = (await h.state()).account as { aliases: Record<string, Props>; minify: Props };
+    const account = (await h.state()).account;
     expect(account.aliases.cdn1).toMatchObject({ prefix: "/a", cdn: true });
     expect(account.minify).toMatchObject({ enabled: true });
   });
@@ -158,7 +158,7 @@ describe("rate limits", () => {
     });
     await Promise.all(updates);
     expect(h.calls().updateAccount).toBeLessThanOrEqual(2);
-    const aliases = (await h.state()).account.aliases as Record<string, Props>;
+    const aliases = (await h.state()).account.aliases;
     for (let i = 0; i < 10; i++) expect(aliases[`s${i}`]?.prefix).toBe(`/t${i}`);
     expect(h.emulator.control.requests(0).requests.filter((r) => r.status === 429)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 // Drives the provider the way the Pulumi engine does (check, create, read, diff, update,
 // delete through the dynamic-provider adapter) against an emulator over real HTTP, and counts
 // the API calls from the emulator's request log.
+import type { EmulatorState } from "../../../emulator/control";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator/index";
 import * as provider from "../../../provider";
 import { resetSession } from "../../../provider/adapter";
@@ -27,13 +28,7 @@ export interface Harness {
   calls(): Record<string, number>;
   mark(): void;
   /** The emulator's own view of the primary account, secrets included. */
-  state(account?: string): Promise<{
-    account: Props;
-    tree: { path: string }[];
-    meta: Props;
-    options: Props;
-    subAccounts: string[];
-  }>;
+  state(account?: string): Promise<EmulatorState>;
   api(account?: string): ReturnType<typeof clientFor>;
   stop(): Promise<void>;
 }
