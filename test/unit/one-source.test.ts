@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider";
+import { FetchingUpdate } from "../../provider/api/schemas";
 import { kinds } from "../../provider/resources";
 import type { Kind } from "../../provider/resources/kind";
 import { inputsOf, resourceTable } from "../../scripts/readme-resources";
@@ -22,6 +23,22 @@ describe("one source for each kind's shape", () => {
       const kind = k as unknown as Kind;
       for (const input of inputsOf(kind))
         expect(kind.docs.properties, `${kind.name}.${input}`).toContain(`\`${input}`);
+    }
+  });
+
+  it("each kind's README row names nothing its schema lacks (every name in backticks is a property, at any depth, or a value)", () => {
+    // the SDK's own arguments and the asset classes it takes, which are not the kind's inputs
+    const sdkNames = new Set(["source", "FileAsset", "StringAsset", "RemoteAsset"]);
+    // AccountSettings takes `fetching` as the API's schema judges it
+    const judgedBy: Record<string, unknown[]> = { AccountSettings: [FetchingUpdate] };
+    for (const k of Object.values(kinds)) {
+      const kind = k as unknown as Kind;
+      const known = new Set([...namesIn(kind.inputs), ...Object.keys(kind.outputs), ...sdkNames]);
+      for (const schema of judgedBy[kind.name] ?? []) namesIn(schema, known);
+      const cited = [...kind.docs.properties.matchAll(/`([^`]+)`/g)].flatMap((m) =>
+        (m[1] as string).split("."),
+      );
+      for (const name of cited) expect(known.has(name), `${kind.name}: \`${name}\``).toBe(true);
     }
   });
 
@@ -45,3 +62,23 @@ describe("one source for each kind's shape", () => {
     }
   });
 });
+
+/** Every property name and literal value anywhere in a zod schema. */
+function namesIn(schema: unknown, into = new Set<string>()): Set<string> {
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } })?._zod?.def;
+  if (!def) return into;
+  const shape = def.shape as Record<string, unknown> | undefined;
+  if (shape) {
+    for (const [key, value] of Object.entries(shape)) {
+      into.add(key);
+      namesIn(value, into);
+    }
+  }
+  for (const inner of [def.innerType, def.element, def.in, def.out, def.schema])
+    if (inner) namesIn(inner, into);
+  for (const option of (def.options as unknown[] | undefined) ?? []) namesIn(option, into);
+  for (const value of (def.values as unknown[] | undefined) ?? []) into.add(String(value));
+  for (const value of Object.values((def.entries as Record<string, unknown> | undefined) ?? {}))
+    into.add(String(value));
+  return into;
+}
