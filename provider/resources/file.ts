@@ -13,6 +13,7 @@ import { type Content, digest, remoteDigest, sha256, upload, uploadFingerprint }
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
 import { Adopt, ManagedPath, parentOf } from "./schema";
+import { mkdirWithParents } from "./tree";
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, { message: "must be a SHA-256 in hex (64 characters)" });
 /** Inline content larger than this belongs in a local file (`source`): the state keeps inline content. */
@@ -123,27 +124,13 @@ async function write(ctx: KindContext, i: Inputs): Promise<FileRecorded> {
   } catch (err) {
     // the service may not make missing folders on upload (docs/api.md#uploads-and-fetches): make them, then retry once
     if (!(err instanceof MediahostError && err.isNotFound)) throw err;
-    await mkdirs(ctx, parentOf(i.path));
+    const parent = parentOf(i.path);
+    if (parent !== "/") await mkdirWithParents(ctx, parent, false);
     await upload(ctx.client, i.path, content, options);
   }
   // the size is what was sent; the mtime is the service's
   const { mtime } = await statFile(ctx, i.path);
   return { sha256: hash, size, mtime };
-}
-
-async function mkdirs(ctx: KindContext, path: string): Promise<void> {
-  if (path === "/") return;
-  try {
-    await ctx.client.ops.mkdir({ query: { dirname: path } });
-  } catch (err) {
-    if (!(err instanceof MediahostError)) throw err;
-    if (err.isConflictExists) return;
-    if (!err.isNotFound) throw err;
-    await mkdirs(ctx, parentOf(path));
-    await ctx.client.ops.mkdir({ query: { dirname: path } }).catch((e: unknown) => {
-      if (!(e instanceof MediahostError && e.isConflictExists)) throw e;
-    });
-  }
 }
 
 /** The hash the inputs ask for, or undefined for a fetched file (known only once fetched). */
@@ -236,10 +223,7 @@ export const file = defineKind({
         );
       }
     }
-    try {
-      await ctx.client.ops.deleteFile({ query: { filename: olds.path } });
-    } catch (err) {
-      if (!(err instanceof MediahostError && err.isNotFound)) throw err;
-    }
+    // gone meanwhile is the adapter's to take as done
+    await ctx.client.ops.deleteFile({ query: { filename: olds.path } });
   },
 });

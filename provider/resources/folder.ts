@@ -7,7 +7,8 @@ import { z } from "zod";
 import { MediahostError, waitForJob } from "../client";
 import { ProviderError } from "../errors";
 import { type CreateContext, defineKind, type KindContext } from "./kind";
-import { FolderPath, parentOf } from "./schema";
+import { FolderPath } from "./schema";
+import { mkdirWithParents } from "./tree";
 
 const inputs = z.strictObject({
   /** Absolute path, e.g. `/products/shoes`. Missing parents are created; only this folder is managed. Changing it replaces the folder. */
@@ -21,27 +22,6 @@ const inputs = z.strictObject({
 async function cdnUrl(ctx: KindContext, path: string): Promise<string | undefined> {
   const { cdnURL } = await ctx.account.account();
   return cdnURL ? `https://${cdnURL}${path}` : undefined;
-}
-
-/** mkdir that creates missing parents; "exists" is fine for parents, reported for the leaf. */
-async function mkdirWithParents(
-  ctx: KindContext,
-  path: string,
-  leaf: boolean,
-): Promise<"created" | "exists"> {
-  try {
-    await ctx.client.ops.mkdir({ query: { dirname: path } });
-    if (!leaf) ctx.account.folders.implicitParents.add(path);
-    return "created";
-  } catch (err) {
-    if (!(err instanceof MediahostError)) throw err;
-    if (err.isConflictExists) return "exists";
-    if (err.isNotFound && path !== "/") {
-      await mkdirWithParents(ctx, parentOf(path), false);
-      return mkdirWithParents(ctx, path, leaf);
-    }
-    throw err;
-  }
 }
 
 /** Deletes the folder if it is empty (or gone already); false when the service says it is not empty. */
