@@ -367,8 +367,8 @@ export class MediahostClient {
       subject,
       serviceMessage:
         `no answer from ${this.host} within ${seconds(Date.now() - started)} s ` +
-        `(${attempts} attempt${attempts === 1 ? "" : "s"}; the deadline is mediahost:operationTimeoutSeconds, ` +
-        `${seconds(this.deadlineMs)} s)`,
+        `(${attempts === 0 ? "waiting for a token" : `${attempts} attempt${attempts === 1 ? "" : "s"}`}; ` +
+        `the deadline is mediahost:operationTimeoutSeconds, ${seconds(this.deadlineMs)} s)`,
       attempts,
     });
   }
