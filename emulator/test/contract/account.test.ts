@@ -330,6 +330,17 @@ describe("custom domain (addCustomDomain, removeCustomDomain)", () => {
     expect(a.aliases.media.customDomain).toBeUndefined();
   });
 
+  it("the same domain again → 409; an unknown alias or a domain not set → 404", async () => {
+    expect((await update({ aliases: { media: { prefix: "/media" } } })).status).toBe(200);
+    const add = { alias: "media", domain: "img.example.com" };
+    expect((await api.post("/v2/account/custom-domain", add)).status).toBe(200);
+    expect((await api.post("/v2/account/custom-domain", add)).status).toBe(409);
+    const unknown = await api.post("/v2/account/custom-domain", { alias: "nope", domain: "x.example.com" });
+    expect(unknown.status).toBe(404);
+    expect((await api.del("/v2/account/custom-domain", add)).status).toBe(200);
+    expect((await api.del("/v2/account/custom-domain", add)).status).toBe(404);
+  });
+
   it("DELETE requires alias and domain (400 naming the missing one)", async () => {
     const r1 = await api.del("/v2/account/custom-domain", { domain: "img.example.com" });
     expect400Naming(r1, "alias");
@@ -342,7 +353,7 @@ describe("sub-accounts (createSubAccount, deleteSubAccount)", () => {
   it("creates with {alias} → 200 {alias}, deletes with ?alias= → 200", async () => {
     const c = await api.post("/v2/account/sub-account", { alias: "child-one" });
     expect(c.status, c.text).toBe(200);
-    expect(c.body).toMatchObject({ alias: "child-one" });
+    expect(c.body).toEqual({ alias: "child-one" });
     expect(JSON.stringify((await api.state(alias)).subAccounts)).toContain("child-one");
 
     const d = await api.del("/v2/account/sub-account", { alias: "child-one" });
@@ -354,10 +365,20 @@ describe("sub-accounts (createSubAccount, deleteSubAccount)", () => {
     expect((await api.post("/v2/account/sub-account", { alias: "child-two" })).status).toBe(200);
     const again = await api.post("/v2/account/sub-account", { alias: "child-two" });
     expect(again.status).toBe(409);
-    expect(again.body.message).toBe("Sub-account already exists: child-two");
+    expect(again.body).toEqual({
+      statusCode: 409,
+      error: "Conflict",
+      message: "Sub-account already exists: child-two",
+    });
     const taken = await api.post("/v2/account/sub-account", { alias });
     expect(taken.status).toBe(409);
     expect(taken.body.message).toBe(`Alias already in use by another account: ${alias}`);
+  });
+
+  it("DELETE of a sub-account that is not there → 404", async () => {
+    expect((await api.post("/v2/account/sub-account", { alias: "child-three" })).status).toBe(200);
+    expect((await api.del("/v2/account/sub-account", { alias: "child-three" })).status).toBe(200);
+    expect((await api.del("/v2/account/sub-account", { alias: "child-three" })).status).toBe(404);
   });
 
   it("DELETE requires alias (400)", async () => {

@@ -83,6 +83,14 @@ describe("POST /v2/token (token)", () => {
     expectNames(r.body?.message, "grantType");
   });
 
+  it("checks the body before the credentials, answering 400 in the error shape with '<field>: <rule>'", async () => {
+    const extra = await tokenCall({ clientId: "a", clientSecret: "b", more: 1 });
+    expect(extra.body).toEqual({ statusCode: 400, error: "Bad Request", message: "more: is not allowed" });
+    const short = await tokenCall({ clientId: "a", clientSecret: "b", expiresIn: 4 });
+    expect(short.status).toBe(400);
+    expect(short.body.message).toBe("expiresIn: must be at least 5");
+  });
+
   it.each([
     ["a wrong secret", { clientId: "demo-client", clientSecret: "not-the-secret" }],
     ["an unknown client id", { clientId: "nobody", clientSecret: "demo-secret" }],
@@ -125,6 +133,12 @@ describe("every operation but token requires a valid bearer token", () => {
     const r = await send(name, null);
     expect(r.status, r.text).toBe(401);
     expect(typeof r.body?.message).toBe("string");
+  });
+
+  it("a missing token → 401 {message: 'Missing authentication'}", async () => {
+    const r = await api.get("/v2/account", undefined, { token: null });
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ message: "Missing authentication" });
   });
 
   it.each(guarded)("%s with a garbage token → 401", async (name) => {

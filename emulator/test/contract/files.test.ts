@@ -87,7 +87,8 @@ describe("POST /v2/files/mkdir (mkdir)", () => {
   it("does not create missing parents: 404 No such file or directory, nothing created", async () => {
     const r = await api.post("/v2/files/mkdir", undefined, { dirname: "/no-parent/child" });
     expect(r.status, r.text).toBe(404);
-    expect(fsErrorMessage(r.body).message).toMatch(/^No such file or directory: \/no-parent/);
+    // the message names the missing parent, not the folder asked for
+    expect(r.body).toEqual({ name: "NoSuchFileError", message: "No such file or directory: /no-parent" });
     expect((await stat("/no-parent")).status).toBe(404);
     expect((await stat("/no-parent/child")).status).toBe(404);
   });
@@ -95,6 +96,12 @@ describe("POST /v2/files/mkdir (mkdir)", () => {
   it("creates nested folders one level at a time", async () => {
     await mkdirs(api, "/a", "/a/b", "/a/b/c");
     expect(await names("/a/b")).toEqual(["c"]);
+  });
+
+  it("a trailing slash names the same folder", async () => {
+    await mkdirs(api, "/a", "/a/b/");
+    expect((await stat("/a/b")).body.isDirectory).toBe(true);
+    expect(await names("/a")).toEqual(["b"]);
   });
 });
 
@@ -111,12 +118,14 @@ describe("GET /v2/files/readdir (readdir)", () => {
       });
     }
     const seen: string[] = [];
+    const sizes: number[] = [];
     let continuation: string | undefined;
     let pages = 0;
     do {
       const r = await readdir("/many", continuation);
       expect(r.status, r.text).toBe(200);
       pages++;
+      sizes.push(r.body.contents.length);
       expect(r.body.contents.length).toBeLessThanOrEqual(100);
       expect(r.body.contents.length).toBeGreaterThan(0);
       seen.push(...r.body.contents.map((e: { filename: string }) => e.filename));
@@ -130,8 +139,9 @@ describe("GET /v2/files/readdir (readdir)", () => {
       expect(pages).toBeLessThan(10);
     } while (continuation !== undefined);
     expect(pages).toBe(2);
-    expect(new Set(seen).size).toBe(150);
-    expect(seen.sort()).toEqual(Array.from({ length: 150 }, (_, i) => `d${String(i).padStart(3, "0")}`));
+    expect(sizes, "full pages first").toEqual([100, 50]);
+    // in name order, across pages
+    expect(seen).toEqual(Array.from({ length: 150 }, (_, i) => `d${String(i).padStart(3, "0")}`));
   });
 
   it("a folder of 100 entries is one page with no continuation", async () => {
@@ -315,6 +325,33 @@ describe("POST /v2/files/copy (copy)", () => {
     const r = await api.post("/v2/files/copy", undefined, { from: "/c/none.txt", to: "/c/x.txt" });
     expectFsError(r, 404, "No such file or directory", "/c/none.txt");
     expect((await stat("/c/x.txt")).status).toBe(404);
+  });
+
+  it("copies a folder with its contents, and storage counts the copy until it is deleted", async () => {
+    await putFile(api, origin, "/src/x.txt", "12345");
+    const before = (await api.get("/v2/account/storage")).body;
+    const r = await api.post("/v2/files/copy", undefined, { from: "/src", to: "/copy" });
+    expect(r.status, r.text).toBe(200);
+    expect((await download("/copy/x.txt")).bytes.toString()).toBe("12345");
+    expect((await stat("/src/x.txt")).status).toBe(200);
+    expect((await api.get("/v2/account/storage")).body).toMatchObject({
+      used: before.used + 5,
+      files: before.files + 1,
+    });
+    expect((await api.post("/v2/files/delete", undefined, { filename: "/copy/x.txt" })).status).toBe(200);
+    expect((await api.get("/v2/account/storage")).body).toMatchObject({
+      used: before.used,
+      files: before.files,
+    });
+  });
+
+  it("onto an existing path → 409 Path already exists; into itself → 400", async () => {
+    await mkdirs(api, "/src", "/copy");
+    const onto = await api.post("/v2/files/copy", undefined, { from: "/src", to: "/copy" });
+    expectFsError(onto, 409, "Path already exists", "/copy");
+    const into = await api.post("/v2/files/copy", undefined, { from: "/src", to: "/src/inner" });
+    expect(into.status, into.text).toBe(400);
+    expect((await stat("/src/inner")).status).toBe(404);
   });
 });
 
@@ -675,6 +712,20 @@ describe("POST /v2/files/jwt (createJwt)", () => {
     expect((await fetch(url)).status).toBe(200);
     url.searchParams.delete("jwt");
     expect((await fetch(url)).status).toBe(403);
+  });
+
+  it("a jwt for a folder protects the files below it from then on; a forged signature → 403", async () => {
+    await putFile(api, origin, "/secure/a.png", PNG_1X1, "image/png");
+    const alias = (await api.get("/v2/account")).body.alias;
+    const plain = new URL(`/cdn/${alias}/secure/a.png`, api.url);
+    expect((await fetch(plain)).status).toBe(200);
+    const r = await api.post("/v2/files/jwt", { filename: "/secure", key: "k1", expiresIn: 60 });
+    expect(r.status, r.text).toBe(200);
+    const jwt = new URL(r.body.url).searchParams.get("jwt");
+    expect(jwt).toBeTruthy();
+    expect((await fetch(plain)).status).toBe(403);
+    expect((await fetch(`${plain.href}?jwt=${jwt}`)).status).toBe(200);
+    expect((await fetch(`${plain.href}?jwt=${jwt}x`)).status).toBe(403);
   });
 });
 

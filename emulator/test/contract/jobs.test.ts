@@ -125,6 +125,21 @@ describe("ZIP job (startZip, getZipJob)", () => {
     expect(long.body?.message).toContain("zipFilename");
   });
 
+  it("a zipFilename without .zip gets the extension in the result", async () => {
+    await putFiles(api, origin, { "/z/a.txt": "alpha" });
+    const start = await api.post("/v2/files/zip", { filenames: ["/z"], zipFilename: "pack" });
+    expect(start.status, start.text).toBe(200);
+    const done = await poll("/v2/files/zip", start.body.id);
+    expect(done.result[0].filename).toBe("pack.zip");
+  });
+
+  it("GET with the id of another kind of job → 404", async () => {
+    await mkdirs(api, "/other");
+    const start = await api.post("/v2/files/batch/delete", { filenames: ["/other"] });
+    expect(start.status, start.text).toBe(200);
+    expect((await api.get("/v2/files/zip", { id: start.body.id })).status).toBe(404);
+  });
+
   it("GET without id → 400 naming id", async () => {
     const r = await api.get("/v2/files/zip");
     expect(r.status).toBe(400);
@@ -143,6 +158,17 @@ describe("batch delete job (startBatchDelete, getBatchDeleteJob)", () => {
     expect((await api.get("/v2/files/stat", { filename: "/bd/1.txt" })).status).toBe(404);
     expect((await api.get("/v2/files/stat", { filename: "/bd/2.txt" })).status).toBe(404);
     expect((await api.get("/v2/files/stat", { filename: "/bd/keep.txt" })).status).toBe(200);
+  });
+
+  it("the result reports each name: success, or the error of a missing path", async () => {
+    await mkdirs(api, "/gone");
+    const start = await api.post("/v2/files/batch/delete", { filenames: ["/gone", "/nope"] });
+    expect(start.status, start.text).toBe(200);
+    const done = await poll("/v2/files/batch/delete", start.body.id);
+    expect(done.result).toEqual([
+      { filename: "/gone", success: true },
+      { filename: "/nope", success: false, error: "No such file or directory: /nope" },
+    ]);
   });
 
   it("once a record reports progress 100 the files are already gone (10 jobs polled closely)", async () => {

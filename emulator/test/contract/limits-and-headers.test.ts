@@ -62,6 +62,17 @@ describe("GET /v2/account/limits (getLimits)", () => {
     expect(after["rest:global"].count).toBeGreaterThanOrEqual(before["rest:global"].count + 3);
   });
 
+  it("counts each authenticated call once on rest:global, the token request not at all", async () => {
+    // after the reset: a token, then the update is the first call counted
+    const r = await api.post("/v2/account", { minify: { enabled: true } });
+    expect(r.headers.get("x-global-ratelimit-remaining")).toBe("6999");
+    const limits = (await api.get("/v2/account/limits")).body;
+    expect(limits["rest:global"]).toMatchObject({ count: 2, limit: 7000, remaining: 6998 });
+    expect(limits["rest:post:account"].count).toBe(1);
+    // the window is the coming hour
+    expect(limits["rest:post:account"].reset).toBeGreaterThan(nowSeconds() + 3500);
+  });
+
   it("reflects a limit and usage set through the control surface", async () => {
     await api.setLimit("rest:post:files:delete", { limit: 10, used: 4 });
     const c = (await api.get("/v2/account/limits")).body["rest:post:files:delete"];
@@ -109,6 +120,10 @@ describe("rate-limit headers (8.2)", () => {
     expect(r.body.message).toContain("rate limit exceeded");
     // docs/api.md: the message also says when requests may resume (a date-time or Unix time)
     expect(r.body.message).toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\b\d{10}\b/);
+    // the emulator's message names the counter
+    expect(r.body.message).toMatch(
+      /^rate limit exceeded for rest:post:account; requests may resume at \d{4}-/,
+    );
     expect((await api.get("/v2/account")).body.minify.enabled).toBe(before);
     const c = (await api.get("/v2/account/limits")).body["rest:post:account"];
     expect(c.remaining).toBe(0);

@@ -83,8 +83,11 @@ describe("tags (getTags, addTags, removeTags)", () => {
   });
 
   it("works on a folder", async () => {
-    ok(await api.post("/v2/files/meta/tags", { tags: ["album"] }, { filename: DIR }));
-    expect((await api.get("/v2/files/meta/tags", { filename: DIR })).body.tags).toEqual(["album"]);
+    ok(await api.post("/v2/files/meta/tags", { tags: ["album", "old"] }, { filename: DIR }));
+    ok(
+      await api.call("DELETE", "/v2/files/meta/tags", { query: { filename: DIR }, body: { tags: ["old"] } }),
+    );
+    expect((await api.get("/v2/files/meta/tags", { filename: DIR })).body).toEqual({ tags: ["album"] });
   });
 
   it("a tag over 32 characters or more than 50 tags → 400", async () => {
@@ -108,6 +111,13 @@ describe("approval (getApproval, setApproval)", () => {
     ok(await api.post("/v2/files/meta/approval", { approved: true }, { filename: IMG }));
     r = await api.get("/v2/files/meta/approval", { filename: IMG });
     expect(r.body.approved).toBe(true);
+  });
+
+  it("works on a folder", async () => {
+    ok(await api.post("/v2/files/meta/approval", { approved: true, comment: "ok" }, { filename: DIR }));
+    const r = await api.get("/v2/files/meta/approval", { filename: DIR });
+    ok(r);
+    expect(r.body).toMatchObject({ approved: true, comment: "ok" });
   });
 
   it("approved is required and boolean (400 naming it)", async () => {
@@ -199,6 +209,17 @@ describe("folder options (getFolderOptions, setFolderOptions)", () => {
     const inherited = await api.get("/v2/files/options", { filename: "/meta/child", withInherited: true });
     ok(inherited);
     expect(inherited.body).toMatchObject({ nameSpinsAfterFolder: true });
+  });
+
+  it("withInherited=true: a folder's own value wins over its parent's", async () => {
+    await mkdirs(api, "/meta/child");
+    ok(await api.post("/v2/files/options", { scanSpins: true, allowListing: false }, { filename: DIR }));
+    ok(await api.post("/v2/files/options", { allowListing: true }, { filename: "/meta/child" }));
+    expect((await api.get("/v2/files/options", { filename: "/meta/child" })).body).toEqual({
+      allowListing: true,
+    });
+    const inherited = await api.get("/v2/files/options", { filename: "/meta/child", withInherited: true });
+    expect(inherited.body).toEqual({ scanSpins: true, allowListing: true });
   });
 
   it("only the three booleans are accepted (400 naming the property)", async () => {

@@ -93,6 +93,10 @@ describe("path parameters: begin with / and at most 1024 characters", () => {
     },
   );
 
+  it("a path with a .. segment → 400 naming it", async () => {
+    expect400Naming(await api.get("/v2/files/stat", { filename: "/a/../b" }), "filename");
+  });
+
   it("paths inside bodies follow the path rule too (fetch filename, jwt filename, zip filenames)", async () => {
     const fetchBad = await api.post("/v2/files/fetch", [
       { url: "http://127.0.0.1:9/a.jpg", filename: "a.jpg" },
@@ -159,6 +163,20 @@ describe("tus link (getTusUrl): location at most 256, expiresIn at most 604800",
   });
 });
 
+describe("error bodies", () => {
+  it("a refused request → {statusCode, error, message}, the message '<field>: <rule>'", async () => {
+    const r = await api.get("/v2/files/stat");
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ statusCode: 400, error: "Bad Request", message: "filename: is required" });
+  });
+
+  it("an unknown /v2 route → 404 in the same shape", async () => {
+    const r = await api.get("/v2/nothing");
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({ statusCode: 404, error: "Not Found" });
+  });
+});
+
 describe("malformed bodies → 400, never 500", () => {
   const bodyOps: OperationName[] = [
     "token",
@@ -218,6 +236,11 @@ describe("a large body → 413", () => {
 
   it("token with a 20 MB body → 413", async () => {
     const r = await postLargeBody(api.url, "/v2/token", "unused", 20 * 1024 * 1024);
+    expect(r.status).toBe(413);
+  });
+
+  it("search with a 5 MB body → 413", async () => {
+    const r = await postLargeBody(api.url, "/v2/files/search", await api.token(), 5 * 1024 * 1024);
     expect(r.status).toBe(413);
   });
 });

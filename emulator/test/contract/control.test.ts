@@ -1,0 +1,86 @@
+// docs/emulator-control.md: what the fault settings of `POST /_emulator/faults` (token lifetime,
+// lost responses, seeded faults) and `POST /_emulator/reset` do to the /v2 API. The limits and the
+// request log are in limits-and-headers.test.ts.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Client, type Emulator, setup, sleep } from "./helpers/emulator";
+
+let emu: Emulator;
+let api: Client;
+
+beforeAll(async () => {
+  ({ emu, api } = await setup());
+});
+afterAll(async () => {
+  await emu?.stop();
+});
+beforeEach(async () => {
+  await api.reset();
+});
+// a reset keeps the fault settings: each test lifts its own
+afterEach(async () => {
+  await api.faults({ faultRate: 0, dropRate: 0, latencyMs: 0, tokenTtlSeconds: null, seed: 1 });
+});
+
+describe("POST /_emulator/faults", () => {
+  it("tokenTtlSeconds sets the lifetime of every token issued from then on; null lifts it", async () => {
+    await api.faults({ tokenTtlSeconds: 1 });
+    const r = await api.call("POST", "/v2/token", {
+      token: null,
+      body: { clientId: "demo-client", clientSecret: "demo-secret", expiresIn: 60 },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.expiresIn).toBe(1);
+    const shortLived = r.body.token as string;
+    expect((await api.get("/v2/account", undefined, { token: shortLived })).status).toBe(200);
+    await sleep(2_100);
+    expect((await api.get("/v2/account", undefined, { token: shortLived })).status).toBe(401);
+    await api.faults({ tokenTtlSeconds: null });
+    const again = await api.call("POST", "/v2/token", {
+      token: null,
+      body: { clientId: "demo-client", clientSecret: "demo-secret" },
+    });
+    expect(again.body.expiresIn).toBe(1200);
+  });
+
+  it("dropAfterApply applies the call, then loses its response", async () => {
+    const token = await api.token();
+    await api.faults({ dropAfterApply: { operation: "mkdir", count: 1 } });
+    await expect(api.post("/v2/files/mkdir", undefined, { dirname: "/lost" }, { token })).rejects.toThrow();
+    // applied: the repeat finds the folder there
+    const again = await api.post("/v2/files/mkdir", undefined, { dirname: "/lost" }, { token });
+    expect(again.body).toEqual({ name: "RiakFsError", message: "Path already exists: /lost" });
+  });
+
+  it("faultRate answers 500, 503 or drops the connection, the same way again for the same seed", async () => {
+    const token = await api.token();
+    const outcomes = async () => {
+      await api.faults({ faultRate: 0.5, seed: 7 });
+      const seen: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        seen.push(
+          await api.get("/v2/account", undefined, { token }).then(
+            (r) => String(r.status),
+            () => "drop",
+          ),
+        );
+      }
+      await api.faults({ faultRate: 0 });
+      return seen;
+    };
+    const first = await outcomes();
+    expect(new Set(first)).toEqual(new Set(["200", "500", "503", "drop"]));
+    expect(await outcomes()).toEqual(first);
+  });
+});
+
+describe("POST /_emulator/reset", () => {
+  it("removes the accounts added at run time: their tokens and credentials → 401", async () => {
+    await api.addAccount("second-acct", "second-client", "second-secret");
+    const other = new Client(emu.url, "second-client", "second-secret");
+    const token = await other.token();
+    expect((await other.get("/v2/account", undefined, { token })).body.alias).toBe("second-acct");
+    await api.reset();
+    expect((await other.get("/v2/account", undefined, { token })).status).toBe(401);
+    await expect(other.token()).rejects.toThrow(/401/);
+  });
+});
