@@ -414,6 +414,8 @@ export class Lifecycle {
       const alias = createCtx.accountAlias;
       const outs: Props = { ...props, ...extra, accountAlias: alias, ...hidden(inputs) };
       const finalId = kind.id(props as never, alias);
+      // made anew: nothing noted under it is this stack's any more
+      if (!takeover && kind.contains) journal?.forgetUnder(finalId, { kind: kind.name, id });
       if (takeover) {
         if (takeover.adopted) outs.__adopted = takeover.prior === undefined ? {} : { prior: takeover.prior };
         // another resource of the stack may still hold it (a pending delete of an undone move)
@@ -503,6 +505,7 @@ export class Lifecycle {
         if (!meansGone(err)) throw err;
       }
       if (!kept) journal?.forget(kind.name, id);
+      if (!kept && kind.contains) journal?.forgetUnder(id);
     });
   }
 }

@@ -111,6 +111,22 @@ export class StackJournal {
   forget(kind: string, id: string): void {
     this.set(kind, id, undefined);
   }
+
+  /**
+   * The folder at `path` is gone (or was just made anew): nothing noted about objects at or under
+   * it holds any more — a later create there must not take over what someone else put there.
+   * `except` keeps one note (the folder's own "creating", until the state has it).
+   */
+  forgetUnder(path: string, except?: { kind: string; id: string }): void {
+    const notes = this.load();
+    const kept = except ? `${except.kind} ${except.id}` : undefined;
+    const under = Object.keys(notes).filter((key) => {
+      const id = key.slice(key.indexOf(" ") + 1);
+      return key !== kept && (id === path || id.startsWith(`${path}/`));
+    });
+    for (const key of under) delete notes[key];
+    if (under.length > 0) this.save();
+  }
 }
 
 const journals = new Map<string, StackJournal>();

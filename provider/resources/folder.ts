@@ -77,6 +77,7 @@ export const folder = defineKind({
     cdnUrl: z.string().optional(),
   },
   replaceOn: ["path"],
+  contains: true,
   id: (i) => i.path,
   docs: {
     properties: "`path`, `forceDestroy`, `adopt`; output `cdnUrl`",

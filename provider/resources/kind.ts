@@ -88,6 +88,11 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
   readonly replaceOn: readonly (keyof z.output<S> & string)[];
   readonly equivalent?: Partial<Record<keyof z.output<S> & string, Equivalence>>;
   readonly deleteBeforeReplace?: boolean;
+  /**
+   * The object holds others under its id (a folder holds the paths under it): once it is deleted,
+   * or created anew, what the stack journal noted about objects under it no longer holds.
+   */
+  readonly contains?: boolean;
   /** The object's natural key in its account, which is the resource's id (the account's alias for a singleton). */
   id(inputs: z.output<S>, accountAlias?: string): string;
   readonly docs: KindDocs;

@@ -11,7 +11,7 @@ import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { createSession, Lifecycle } from "../../provider/adapter";
 import { MediahostClient, sharedTokenCache } from "../../provider/client";
 import { OWNER_KEY } from "../../provider/hidden";
-import { resetJournals } from "../../provider/journal";
+import { journalFor, resetJournals } from "../../provider/journal";
 import { putFile } from "./helpers/files";
 
 type Props = Record<string, unknown>;
@@ -288,6 +288,27 @@ describe("an account rename that reaches the same account", () => {
     expect(s.meta["/media"]?.title).toBe("Media");
     expect(s.subAccounts).toContain("team");
     expect(s.account.aliases.shop?.customDomain).toBe("img.shop.example");
+  });
+});
+
+describe("what the stack journal noted under a folder", () => {
+  it("is forgotten once the folder is deleted: a later create there needs adopt again", async () => {
+    const r = run();
+    const folder = await r.create("Folder", { path: "/moved" });
+    // a failed move left the folder's meta in place as this stack's (docs/reliability.md)
+    journalFor("org/proj/dev", emulator.url, "demo")?.keep(
+      "FolderMeta",
+      "/moved",
+      "its folder was moving away",
+    );
+    await r.remove("Folder", folder.id, folder.outs);
+    // someone else makes the path again, with meta of their own
+    await api.ops.mkdir({ query: { dirname: "/moved" } });
+    await api.ops.setMeta({ query: { filename: "/moved" }, body: { title: "Theirs" } });
+    await expect(run().create("FolderMeta", { path: "/moved", title: "Ours" })).rejects.toThrow(
+      /adopt: true/,
+    );
+    expect(state().meta["/moved"]).toMatchObject({ title: "Theirs" });
   });
 });
 
