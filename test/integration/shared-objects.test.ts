@@ -121,6 +121,36 @@ describe("two writers of one account at the same time", () => {
     }
   });
 
+  it("two stacks writing aliases while a person changes an existing one: nothing reverted (the service merges the map)", async () => {
+    await emulator.control.setBehaviour({ aliasesUpdate: "merge" });
+    await emulator.control.setFaults({ latencyMs: 40 });
+    await api.ops.updateAccount({ body: { aliases: { legacy: { prefix: "/old", cdn: false } } } });
+    const a = run({}, "org/proj/a");
+    const b = run({}, "org/proj/b");
+    // the person changes one field of an alias neither stack manages; a whole-map write made from
+    // an older read would put the old value back
+    const person = async () => {
+      await new Promise((r) => setTimeout(r, 120));
+      await api.ops.updateAccount({ body: { aliases: { legacy: { prefix: "/new", cdn: false } } } });
+    };
+    const wave = (r: ReturnType<typeof run>, prefix: string) =>
+      Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          new Promise((res) => setTimeout(res, i * 15)).then(() =>
+            r.create("Alias", { name: `${prefix}${i}`, prefix: `/${prefix}/${i}` }),
+          ),
+        ),
+      );
+    await Promise.all([
+      wave(a, "a"),
+      new Promise((r) => setTimeout(r, 60)).then(() => wave(b, "b")),
+      person(),
+    ]);
+    const expected = ["demo", "legacy", ...Array.from({ length: 12 }, (_, i) => [`a${i}`, `b${i}`]).flat()];
+    expect(aliasNames()).toEqual(expected.sort());
+    expect(state().account.aliases.legacy).toMatchObject({ prefix: "/new" });
+  });
+
   it("two FolderOptions of one program on one folder keep both options", async () => {
     const r = run();
     await r.create("Folder", { path: "/spins" });
