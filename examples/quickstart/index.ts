@@ -31,6 +31,8 @@ new mediahost.Alias("thumbs", {
   name: "thumbs",
   prefix: "/products",
   cdn: true,
+  // the profile file below (a plain name keeps the settings and both aliases in one account
+  // write; examples/files derives the name from the file's output, so the alias waits for it)
   defaultProfile: "thumbnail",
 });
 const domain = new mediahost.CustomDomain("web-domain", {
