@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => rm(cache, { recursive: true, force: true }));
 
 describe("a tus upload and the upload counter", () => {
-  it("waits for a near reset, then uploads; the wait is reported like any other", async () => {
+  it("waits for a near reset, then uploads, logging progress; the wait is reported like any other", async () => {
     const size = SIMPLE_UPLOAD_MAX + 1;
     let creates = 0;
     let received = 0;
@@ -62,10 +62,19 @@ describe("a tus upload and the upload counter", () => {
       onEvent: (e) => void (e.type === "rateLimitWait" && events.push(`${e.operation} ${e.counter}`)),
     });
     try {
-      await upload(client, "/big.bin", { bytes: new Uint8Array(size).fill(7) }, { fingerprint: "f1" });
+      const progress: string[] = [];
+      await upload(
+        client,
+        "/big.bin",
+        { bytes: new Uint8Array(size).fill(7) },
+        { fingerprint: "f1", progress: (line) => progress.push(line) },
+      );
       expect(creates).toBe(2);
       expect(received).toBe(size);
       expect(events).toEqual(["tusUpload rest:post:files:upload"]);
+      // progress in tenths, each once, ending at 100%
+      expect(progress.at(-1)).toBe(`uploading /big.bin: 100% of ${size} bytes`);
+      expect(new Set(progress).size).toBe(progress.length);
     } finally {
       await server.close();
     }
