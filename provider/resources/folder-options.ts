@@ -3,8 +3,8 @@
 // Whether a POST merges keys or replaces the set is not documented (docs/api.md#folder-options),
 // so a write sends the whole set: the folder's options read just before, with the managed ones
 // changed — right under either rule, never dropping an option the program does not manage — and
-// reads them back a round trip after (provider/account/read-back.ts), writing again what another
-// writer undid. Writes of one folder's options never interleave within the process. Delete leaves
+// reads them back a round trip after (provider/account/read-back.ts; at once for a folder this run
+// made, which no one else writes yet), writing again what another writer undid. Writes of one folder's options never interleave within the process. Delete leaves
 // the options as they are: they go with their folder, which is usually deleted next, and unsetting
 // them would cost three calls per folder on every destroy (and is impossible if the service merges
 // the set). An adopted resource puts back what it found; a service that merges the set cannot
@@ -64,7 +64,8 @@ const holds = (live: Values, changes: Changes) =>
  */
 async function write(ctx: KindContext, path: string, changes: Changes, known?: Values): Promise<Key[]> {
   for (let round = 1; ; round++) {
-    const live = round === 1 && known ? known : await liveOptions(ctx, path);
+    const fresh = round === 1 && known !== undefined;
+    const live = fresh ? known : await liveOptions(ctx, path);
     const body: Values = { ...live };
     for (const [k, v] of Object.entries(changes) as [Key, boolean | null][]) {
       if (v === null) delete body[k];
@@ -72,7 +73,9 @@ async function write(ctx: KindContext, path: string, changes: Changes, known?: V
     }
     const started = Date.now();
     await ctx.client.ops.setFolderOptions({ query: { filename: path }, body });
-    await new Promise((r) => setTimeout(r, readBackPause(Date.now() - started)));
+    // a folder this run just made has no other writer yet (its options were not even read first):
+    // read back at once; otherwise give a competing write from an older read the time to land
+    if (!fresh) await new Promise((r) => setTimeout(r, readBackPause(Date.now() - started)));
     const after = await liveOptions(ctx, path);
     if (holds(after, changes)) return [];
     const sets = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== null));
