@@ -232,16 +232,12 @@ export class MediahostClient {
       }
       if (response.status === 429) {
         const { counter, resetAt } = rateLimitFrom(response.headers, message);
-        const waitMs = resetAt ? resetAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
-        if (waitMs <= this.maxRateLimitWaitMs && rateLimitWaits < 3) {
+        const waited = rateLimitWaits < 3 ? await this.waitForReset(name, counter, resetAt) : undefined;
+        if (waited !== undefined) {
           rateLimitWaits++;
           attempt--;
-          this.stats.rateLimitWaits++;
-          const delay = Math.max(0, waitMs) + 250 + Math.floor(this.random() * 250);
-          this.onEvent({ type: "rateLimitWait", operation: name, counter, waitMs: delay });
-          await this.sleep(delay);
           // the wait has its own bound: it does not eat the operation's deadline
-          deadline += delay;
+          deadline += waited;
           continue;
         }
         throw new MediahostError({
@@ -337,17 +333,22 @@ export class MediahostClient {
   }
 
   /**
-   * For work done outside `call` (tus uploads, which tus-js-client sends): waits for an exhausted
-   * counter's reset as `call` does when it is near enough; false when it is too far to wait.
+   * Waits for an exhausted counter's reset when it is near enough (`maxRateLimitWaitMs`), for
+   * `call` and for work done outside it (tus uploads, which tus-js-client sends): the time waited,
+   * or undefined when the reset is too far to wait for.
    */
-  async waitForReset(operation: string, counter: string | undefined, resetAt: Date | undefined) {
+  async waitForReset(
+    operation: string,
+    counter: string | undefined,
+    resetAt: Date | undefined,
+  ): Promise<number | undefined> {
     const waitMs = resetAt ? resetAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
-    if (waitMs > this.maxRateLimitWaitMs) return false;
+    if (waitMs > this.maxRateLimitWaitMs) return undefined;
     const delay = Math.max(0, waitMs) + 250 + Math.floor(this.random() * 250);
     this.stats.rateLimitWaits++;
     this.onEvent({ type: "rateLimitWait", operation, counter, waitMs: delay });
     await this.sleep(delay);
-    return true;
+    return delay;
   }
 
   /** `text` with every credential this client has seen hidden (for messages made outside `call`). */

@@ -81,8 +81,9 @@ export async function upload(
       return await tusUpload(client, path, content, size, options);
     } catch (err) {
       const limited = err instanceof MediahostError && err.kind === "rateLimited";
-      if (limited && waits < 3 && (await client.waitForReset("tusUpload", err.counter, err.resetAt)))
-        continue;
+      const waited =
+        limited && waits < 3 ? await client.waitForReset("tusUpload", err.counter, err.resetAt) : undefined;
+      if (waited !== undefined) continue;
       throw err;
     }
   }
