@@ -22,8 +22,7 @@ import {
 } from "@pulumi/pulumi/automation";
 import { startEmulator } from "mediahost-emulator";
 import { MediahostClient } from "../provider/client";
-import { kindByName } from "../provider/resources";
-import { kindOfUrn } from "../tools/lib/diff";
+import { observationsOf } from "../tools/lib/diff";
 
 const repoRoot = resolve(__dirname, "../..");
 const programDir = join(repoRoot, "examples/quickstart");
@@ -302,7 +301,7 @@ async function driftCheck(stack: Stack): Promise<DriftEntry[]> {
     const old = state.get(c.urn) ?? {};
     // what a kind records as seen (a file's mtime, size, hash) is not drift: a change of content
     // shows once, as its input (`contentSha256`), as mediahost-drift reports it
-    const observed = new Set(kindByName(kindOfUrn(c.urn))?.observations ?? []);
+    const observed = new Set(observationsOf(c.urn));
     for (const property of changedPaths(old, c.refreshed)) {
       if (observed.has(property.split(".")[0] as string)) continue;
       entries.push({

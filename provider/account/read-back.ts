@@ -13,3 +13,8 @@ const MAX_PAUSE_MS = 2_000;
 export function readBackPause(writeTookMs: number): number {
   return Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, writeTookMs));
 }
+
+/** The jittered pause before writing again what another writer undid (50 to 300 ms). */
+export function rewritePause(random: () => number): number {
+  return 50 + Math.floor(random() * 250);
+}

@@ -11,14 +11,14 @@
 // of W writes costs W + 1 account reads. A change the check finds lost (another writer wrote over
 // it from an older read) is written again on the next round, after a jittered pause and a fresh
 // read, at most MAX_ROUNDS times. The read that verifies a write waits a round trip after it
-// ("settle", provider/account/read-back.ts). What can still be lost without a version check in the API is in
-// docs/reliability.md.
+// ("settle", provider/account/read-back.ts). What can still be lost without a version check in
+// the API is in docs/reliability.md.
 import type { z } from "zod";
 import type { schemas } from "../api";
 import { type MediahostClient, MediahostError } from "../client";
 import { canonical } from "../diff";
 import { ProviderError } from "../errors";
-import { readBackPause } from "./read-back";
+import { readBackPause, rewritePause } from "./read-back";
 
 type Account = z.infer<typeof schemas.Account>;
 export type AccountUpdate = z.input<typeof schemas.AccountUpdate>;
@@ -188,7 +188,7 @@ export class AccountWriter {
       if (lost.length > 0) {
         // another writer is at work: step aside a little, then write again on a fresh read (the
         // one that found the loss is already old)
-        await this.sleep(50 + Math.floor(this.random() * 250));
+        await this.sleep(rewritePause(this.random));
         try {
           account = await this.read();
         } catch (err) {

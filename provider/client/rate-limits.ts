@@ -28,6 +28,11 @@ function str(headers: Headers, name: string): string | undefined {
   return Array.isArray(raw) ? raw[0] : raw;
 }
 
+/** Every header a counter reading may come in (both variants), for answers read outside `call`. */
+export const RATE_LIMIT_HEADERS = ["x-global-ratelimit", "x-ratelimit"]
+  .flatMap((prefix) => ["limit", "remaining", "reset"].map((k) => `${prefix}-${k}`))
+  .concat("x-ratelimit-type");
+
 /** Reads every counter a response reports. */
 export function countersFromHeaders(headers: Headers, now = Date.now()): Map<string, CounterState> {
   const out = new Map<string, CounterState>();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type * as Tus from "tus-js-client";
 import type { MediahostClient } from "./client";
 import { MediahostError, ProviderError } from "./errors";
-import { rateLimitFrom } from "./rate-limits";
+import { RATE_LIMIT_HEADERS, rateLimitFrom } from "./rate-limits";
 
 /** Files up to this size go in one request; larger ones through tus (docs/api.md#uploads-and-fetches). */
 export const SIMPLE_UPLOAD_MAX = 8 * 1024 * 1024;
@@ -89,12 +89,6 @@ export async function upload(
   }
 }
 
-/** The rate-limit headers a refused tus request may carry (provider/client/rate-limits.ts). */
-const RATE_LIMIT_HEADERS = ["limit", "remaining", "reset"].flatMap((k) => [
-  `x-ratelimit-${k}`,
-  `x-global-ratelimit-${k}`,
-]);
-
 /** tus-js-client's error as the client's: a 429 is a rate limit; no upload link or token in the text. */
 function tusError(client: MediahostClient, path: string, err: Error): MediahostError {
   const response = (err as Tus.DetailedError).originalResponse;
@@ -105,7 +99,7 @@ function tusError(client: MediahostClient, path: string, err: Error): MediahostE
   );
   if (status === 429) {
     const headers = Object.fromEntries(
-      [...RATE_LIMIT_HEADERS, "x-ratelimit-type"].map((h) => [h, response?.getHeader(h) ?? undefined]),
+      RATE_LIMIT_HEADERS.map((h) => [h, response?.getHeader(h) ?? undefined]),
     );
     const { counter, resetAt } = rateLimitFrom(headers, response?.getBody?.());
     return new MediahostError({

@@ -10,7 +10,7 @@
 // the set). An adopted resource puts back what it found; a service that merges the set cannot
 // unset a key, which delete then says.
 import { z } from "zod";
-import { readBackPause } from "../account/read-back";
+import { readBackPause, rewritePause } from "../account/read-back";
 import { FolderOptions } from "../api/schemas";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
@@ -88,7 +88,7 @@ async function write(ctx: KindContext, path: string, changes: Changes, known?: V
           "write made from an older read); run `pulumi up` again",
       );
     }
-    await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 250)));
+    await new Promise((r) => setTimeout(r, rewritePause(Math.random)));
   }
 }
 

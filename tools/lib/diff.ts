@@ -87,6 +87,11 @@ export function nameOfUrn(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
 
+/** What the resource's kind records as seen rather than configured (a file's mtime): not drift. */
+export function observationsOf(urn: string): readonly string[] {
+  return kindByName(kindOfUrn(urn))?.observations ?? [];
+}
+
 /** The kind of a resource of this provider from its URN (`...:mediahost:Folder::name` → `Folder`). */
 export function kindOfUrn(urn: string): string {
   const type = urn.slice(0, urn.lastIndexOf("::"));
@@ -112,7 +117,7 @@ export function driftOfStep(step: StepMetadata): ResourceDrift | undefined {
   for (const d of propertyDiffs(step.old.outputs ?? {}, step.new.outputs ?? {})) found.set(d.property, d);
   for (const d of propertyDiffs(step.old.inputs ?? {}, step.new.inputs ?? {}))
     if (!found.has(d.property)) found.set(d.property, d);
-  for (const observed of kindByName(kindOfUrn(step.urn))?.observations ?? []) found.delete(observed);
+  for (const observed of observationsOf(step.urn)) found.delete(observed);
   if (found.size === 0) return undefined;
   const properties = [...found.values()].sort((a, b) => a.property.localeCompare(b.property));
   return { ...base, kind: "changed", properties };
