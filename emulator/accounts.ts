@@ -1,7 +1,7 @@
 // A top-level account: credentials, settings, sub-accounts, file tree and events (all
 // persisted), plus what lives only while the process runs (counters, jobs, statistics).
 import { createHash } from "node:crypto";
-import type { AccountUpdate } from "../provider/api/schemas";
+import type { schemas } from "mediahost-contract";
 import { conflict, FsError, notFound } from "./errors";
 import { Limiter } from "./limits";
 import { TrafficStats } from "./stats";
@@ -23,7 +23,7 @@ export interface AliasEntry {
 }
 
 /** `fetching` as last written, secrets included (GET masks them). */
-export type Fetching = NonNullable<AccountUpdate["fetching"]>;
+export type Fetching = NonNullable<schemas.AccountUpdate["fetching"]>;
 
 /** Who made a request, as events and fetch attempts report it (docs/api.md#users-and-events). */
 export interface Initiator {
@@ -127,7 +127,7 @@ export class Account {
   }
 
   /** POST /v2/account: minify and fetching replaced as given; aliases merged or replaced. */
-  update(update: AccountUpdate, mode: AliasesUpdate): void {
+  update(update: schemas.AccountUpdate, mode: AliasesUpdate): void {
     if (update.minify) this.minify = { ...update.minify };
     if (update.fetching) this.fetching = structuredClone(update.fetching);
     if (update.aliases) {

@@ -1,6 +1,6 @@
 // Rate-limit counters of docs/api.md#rate-limits, each counted over a rolling 60 minutes. Requests are
 // kept as per-second buckets, so a window holds at most 3,600 entries whatever the traffic.
-import { counterLimits } from "../provider/api/operations";
+import { counterLimits } from "mediahost-contract";
 
 export const WINDOW_SECONDS = 3600;
 

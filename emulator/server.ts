@@ -4,12 +4,7 @@
 
 import type { Server as TusServer } from "@tus/server";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import {
-  GLOBAL_COUNTER,
-  type OperationName,
-  type OperationSpec,
-  operations,
-} from "../provider/api/operations";
+import { GLOBAL_COUNTER, type OperationName, type OperationSpec, operations } from "mediahost-contract";
 import type { Account } from "./accounts";
 import { registerCdn } from "./cdn";
 import type { Context } from "./context";

@@ -2,7 +2,7 @@
 // served and when the journal is replayed at start, so the two cannot disagree. A mutation
 // carries its own timestamps and generated ids; applying it either throws before changing
 // anything or succeeds.
-import type { AccountUpdate } from "../provider/api/schemas";
+import type { schemas } from "mediahost-contract";
 import { Account, type AliasesUpdate, type Credentials, type EventRecord } from "./accounts";
 import type { BlobStore } from "./blobs";
 import { badRequest, notFound } from "./errors";
@@ -15,7 +15,7 @@ export type Mutation =
   | { type: "addAccount"; creds: Credentials; time: number }
   | { type: "addClient"; creds: Credentials }
   | { type: "reset"; accounts: Credentials[]; time: number }
-  | On<{ type: "updateAccount"; update: AccountUpdate; aliases: AliasesUpdate }>
+  | On<{ type: "updateAccount"; update: schemas.AccountUpdate; aliases: AliasesUpdate }>
   | On<{ type: "addCustomDomain" | "removeCustomDomain"; alias: string; domain: string }>
   | On<{ type: "createSubAccount"; alias: string; time: number }>
   | On<{ type: "deleteSubAccount"; alias: string }>

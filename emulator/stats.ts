@@ -1,6 +1,6 @@
 // Statistics computed from what the emulator itself served and stored, by UTC day. Kept in
 // memory (they start empty at each start), bounded to the last KEEP_DAYS days.
-import { statsTime } from "../provider/api/schemas";
+import { schemas } from "mediahost-contract";
 
 const DAY = 86_400_000;
 const KEEP_DAYS = 400;
@@ -40,15 +40,15 @@ export function monthRange(from: string | undefined, to: string | undefined, now
   const month = new Date(now);
   month.setUTCMonth(month.getUTCMonth() - 1);
   return {
-    from: from ? statsTime(from) : startOfDay(month.getTime()),
-    to: to ? statsTime(to) : startOfDay(now) + DAY - 1,
+    from: from ? schemas.statsTime(from) : startOfDay(month.getTime()),
+    to: to ? schemas.statsTime(to) : startOfDay(now) + DAY - 1,
   };
 }
 
 /** Spin views default to the day before `to`, and `to` to now. */
 export function dayRange(from: string | undefined, to: string | undefined, now: number): Range {
-  const end = to ? statsTime(to) : now;
-  return { from: from ? statsTime(from) : end - DAY, to: end };
+  const end = to ? schemas.statsTime(to) : now;
+  return { from: from ? schemas.statsTime(from) : end - DAY, to: end };
 }
 
 /** The days of a range, clamped to the days statistics can exist for. */

@@ -14,8 +14,8 @@
 // Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { counterLimits } from "mediahost-contract";
 import { type RunningEmulator, startEmulator } from "mediahost-emulator";
-import { counterLimits } from "../provider/api/operations";
 import { ALIASES } from "./bench/program";
 import { createWorkspace, provisionToolchain, type RunResult, runPulumi, stateFile } from "./bench/setup";
 

@@ -3,8 +3,8 @@
 // account there, and each has an `...Output` variant in the Pulumi style. Their work
 // (sdk/functions-impl.ts: the HTTP client, the schemas) loads on the first call, not with the SDK.
 import * as pulumi from "@pulumi/pulumi";
+import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
-import type { schemas } from "../provider/api";
 
 type Impl = typeof import("./functions-impl");
 let impl: Impl | undefined;

@@ -1,8 +1,8 @@
 // The resource classes programs use. Each is made from its kind (provider/resources/*): the
 // arguments and outputs are the kind's zod schema's types, so a property exists in one place only.
 import * as pulumi from "@pulumi/pulumi";
+import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
-import type { FetchingUpdate } from "../provider/api/schemas";
 import type { accountSettings } from "../provider/resources/account-settings";
 import type { alias } from "../provider/resources/alias";
 import type { customDomain } from "../provider/resources/custom-domain";
@@ -45,8 +45,8 @@ export type SubAccountArgs = ArgsOf<typeof subAccount>;
 export class SubAccount extends resourceClass<typeof subAccount>("SubAccount", {}) {}
 
 /** Remote fetching as the API takes it, credentials included (they are stored as secrets). */
-export type FetchingArgs = DeepInput<z.input<typeof FetchingUpdate>>;
-type Fetching = z.output<typeof FetchingUpdate>;
+export type FetchingArgs = DeepInput<z.input<typeof schemas.FetchingUpdate>>;
+type Fetching = z.output<typeof schemas.FetchingUpdate>;
 
 export type AccountSettingsArgs = Omit<ArgsOf<typeof accountSettings>, "fetching" | "fetchingSecrets"> & {
   /** Remote fetching of files missing from the account. Its password and S3 secret key are stored as secrets. */

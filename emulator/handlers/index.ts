@@ -1,5 +1,5 @@
 // Every operation of the table has exactly one handler: the type below fails to compile when
-// an operation is added to provider/api/operations.ts without one.
+// an operation is added to contract/operations.ts without one.
 import { accountHandlers } from "./account";
 import { fileHandlers, notImplemented } from "./files";
 import { metaHandlers } from "./meta";

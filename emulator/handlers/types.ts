@@ -2,8 +2,8 @@
 // table, so a handler sees exactly the parsed query and body its schemas produce.
 import type { Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
+import type { OperationName, Operations } from "mediahost-contract";
 import type { z } from "zod";
-import type { OperationName, Operations } from "../../provider/api/operations";
 import type { Account } from "../accounts";
 import type { Context } from "../context";
 import { badRequest } from "../errors";

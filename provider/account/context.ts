@@ -2,8 +2,9 @@
 // rate-limit readings), the account object as last read, the writer of the account object, the
 // queues that serialize whole-object writes per object, and what this run has learned about
 // folders. Every resource of the account in one `pulumi` command shares it.
+
+import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
-import type { schemas } from "../api";
 import { type ClientOptions, MediahostClient } from "../client";
 import type { Credentials } from "../config";
 import { Listings } from "./listings";

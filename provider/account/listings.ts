@@ -7,8 +7,9 @@
 // What this relies on (docs/api.md#files-and-folders): a listing names every entry of the folder
 // across its pages, each with `filename` (the base name), `isDirectory`, `size` and `mtime`. It
 // does not rely on any order of the entries.
+
+import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
-import type { schemas } from "../api";
 import { type MediahostClient, MediahostError } from "../client";
 
 type DirEntry = z.infer<typeof schemas.DirEntry>;

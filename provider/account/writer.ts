@@ -13,8 +13,9 @@
 // read, at most MAX_ROUNDS times. The read that verifies a write waits a round trip after it
 // ("settle", provider/account/read-back.ts). What can still be lost without a version check in
 // the API is in docs/reliability.md.
+
+import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
-import type { schemas } from "../api";
 import { type MediahostClient, MediahostError } from "../client";
 import { canonical } from "../diff";
 import { ProviderError } from "../errors";

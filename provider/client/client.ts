@@ -1,21 +1,26 @@
-// The typed /v2 client. Every method comes from the operation table; the policies live here
-// once: input validation before anything is sent, bearer tokens (shared, renewed, re-minted
+// The typed /v2 client. Every method comes from the API contract (mediahost-contract), and each
+// call follows the client's policy for its operation (./policy.ts). One loop runs a call's
+// attempts and asks a classifier what each outcome means: input validation before anything is sent, bearer tokens (shared, renewed, re-minted
 // once on 401), rate limits (wait for the reset when it is near, else fail naming the
 // counter), retries with backoff and jitter that never turn an applied-but-unanswered write
 // into an error, keep-alive connections, timeouts and a User-Agent.
-import { Agent, type Dispatcher, request } from "undici";
-import type { z } from "zod";
+
 import {
+  errorText,
+  fsErrorOf,
   GLOBAL_COUNTER,
-  type OperationCall,
   type OperationInput,
   type OperationName,
   type OperationOutput,
   type OperationSpec,
   operations,
-} from "../api/operations";
+  secretValuesAt,
+} from "mediahost-contract";
+import { Agent, type Dispatcher, request } from "undici";
+import type { z } from "zod";
 import { VERSION } from "../version";
-import { MediahostError, ProviderError, Redactor, secretValuesAt } from "./errors";
+import { MediahostError, ProviderError, Redactor } from "./errors";
+import { type OperationCall, type OperationPolicy, policies } from "./policy";
 import { type CounterState, countersFromHeaders, rateLimitFrom } from "./rate-limits";
 import { type IssuedToken, renewTime, sharedTokenCache, TokenCache } from "./tokens";
 
@@ -147,140 +152,173 @@ export class MediahostClient {
     this.ops = methods as OperationMethods;
   }
 
-  /** Calls operation `name` of the table with its query and body. */
+  /** Calls operation `name` of the contract with its query and body, by the client's policy for it. */
   async call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>> {
-    const spec: OperationSpec = operations[name];
-    const raw = input as { query?: Record<string, unknown>; body?: unknown };
-    const subject = spec.subject?.(raw);
-    const query = validate(name, subject, "query", spec.query, raw.query);
-    const body = validate(name, subject, "body", spec.body, raw.body);
-    for (const secret of secretValuesAt(spec.secrets ?? [], { query, body })) this.redactor.add(secret);
-
-    let attempt = 0;
-    let retried401 = false;
-    let rateLimitWaits = 0;
+    const call = this.prepare(name, input as OperationCall);
+    const budget = { attempts: this.maxAttempts, remints: 1, rateLimitWaits: 3 };
+    const deadline = new Deadline(this.deadlineMs);
     // set once an attempt may have reached the service without us seeing its answer
     let mayHaveApplied = false;
-    const started = Date.now();
-    let deadline = started + this.deadlineMs;
-    for (;;) {
-      attempt++;
-      const late = () => this.timedOut(name, subject, attempt - 1, started);
-      // the token (shared by every call, minted once) counts against this call's deadline too
-      const token = spec.auth === false ? undefined : await within(this.token(), deadline, late);
-      const left = deadline - Date.now();
-      if (left <= 0) throw this.timedOut(name, subject, attempt - 1, started);
-      const budget = Math.min(left, this.attemptTimeoutMs);
-      let response: Answer;
-      try {
-        response = await this.send(spec, query, body, token, budget);
-      } catch (err) {
-        const code = (err as { code?: string }).code ?? "";
-        const timedOut = isTimeout(err);
-        const notSent = NOT_SENT.has(code);
-        this.onEvent({ type: "request", operation: name, status: "network", attempt });
-        const reason = timedOut
-          ? `no answer within ${seconds(budget)} s`
-          : this.redactor.redact(`${code || "error"}: ${(err as Error).message}`);
-        if (!notSent) mayHaveApplied = true;
-        if (attempt < this.maxAttempts) {
-          if (
-            !notSent &&
-            (await this.appliedUnanswered(name, subject, spec, raw, reason, { deadline, started, attempt }))
-          )
-            return spec.doneResult?.(raw) as OperationOutput<N>;
-          if (Date.now() >= deadline) throw this.timedOut(name, subject, attempt, started);
-          await this.backoffBefore(name, attempt, reason, deadline);
+    for (let attempt = 1; ; ) {
+      const token =
+        call.spec.auth === false ? undefined : await this.tokenWithin(call, deadline, attempt - 1);
+      if (deadline.left <= 0) throw this.timedOut(call, attempt - 1, deadline);
+      const outcome = await this.attempt(call, token, deadline, attempt);
+      const verdict = this.classify(call, outcome, { attempt, mayHaveApplied, token });
+      if (outcome.maybeApplied) mayHaveApplied = true;
+      switch (verdict.action) {
+        case "done":
+          return verdict.result as OperationOutput<N>;
+        case "remint":
+          // the token was revoked or expired early: mint a new one once and try again
+          if (budget.remints-- === 0) throw verdict.otherwise;
+          this.onEvent({ type: "token", reason: "rejected" });
+          await raceSignal(
+            this.tokens.renew(this.tokenKey, verdict.token, () => this.mint()),
+            deadline.signal,
+            () => this.timedOut(call, attempt, deadline),
+          );
           continue;
-        }
-        if (timedOut) throw this.timedOut(name, subject, attempt, started);
-        throw new MediahostError({
-          kind: "network",
-          operation: name,
-          subject,
-          serviceMessage: `${this.host}: ${reason}`,
-          attempts: attempt,
-        });
-      }
-      this.stats.requests[name] = (this.stats.requests[name] ?? 0) + 1;
-      this.onEvent({ type: "request", operation: name, status: response.status, attempt });
-      for (const [counter, state] of countersFromHeaders(response.headers)) this.counters.set(counter, state);
-
-      const ok = response.status >= 200 && response.status < 300;
-      // an error body on an operation whose success has none: the error it names, whatever the
-      // status (the service answers mkdir of an existing path with 200 and such a body)
-      const named = errorBody(response.text);
-      if (ok && !(named && (spec.response === "empty" || spec.response === "text"))) {
-        const result = this.parse(name, subject, spec, response);
-        for (const secret of secretValuesAt(spec.secrets ?? [], { response: result }))
-          this.redactor.add(secret);
-        return result as OperationOutput<N>;
-      }
-      const message = this.redactor.redact(named?.message ?? serviceMessage(response.text));
-
-      if (response.status === 401 && token && !retried401) {
-        // the token was revoked or expired early: mint a new one once and try again
-        retried401 = true;
-        attempt--;
-        this.onEvent({ type: "token", reason: "rejected" });
-        await within(
-          this.tokens.renew(this.tokenKey, token, () => this.mint()),
-          deadline,
-          () => this.timedOut(name, subject, attempt, started),
-        );
-        continue;
-      }
-      if (response.status === 429) {
-        const { counter, resetAt } = rateLimitFrom(response.headers, message);
-        const waited = rateLimitWaits < 3 ? await this.waitForReset(name, counter, resetAt) : undefined;
-        if (waited !== undefined) {
-          rateLimitWaits++;
-          attempt--;
+        case "waitForReset": {
+          const waited =
+            budget.rateLimitWaits-- > 0
+              ? await this.waitForReset(call.name, verdict.counter, verdict.resetAt)
+              : undefined;
+          if (waited === undefined) throw verdict.otherwise;
           // the wait has its own bound: it does not eat the operation's deadline
-          deadline += waited;
+          deadline.extend(waited);
           continue;
         }
-        throw new MediahostError({
-          kind: "rateLimited",
-          operation: name,
-          status: 429,
-          subject,
-          serviceMessage: message,
-          counter: counter ?? GLOBAL_COUNTER,
-          resetAt,
-        });
+        case "repeat":
+          if (attempt >= budget.attempts)
+            throw verdict.timedOut ? this.timedOut(call, attempt, deadline) : verdict.otherwise;
+          if (verdict.checkApplied && (await this.appliedUnanswered(call, verdict.reason, deadline, attempt)))
+            return call.policy.doneResult?.(call.input) as OperationOutput<N>;
+          if (deadline.left <= 0) throw this.timedOut(call, attempt, deadline);
+          await this.backoffBefore(call.name, attempt, verdict.retryReason ?? verdict.reason, deadline);
+          attempt++;
+          continue;
+        case "fail":
+          throw verdict.error;
       }
-      const error = new MediahostError({
-        kind: "http",
+    }
+  }
+
+  /** A call's validated parts, its policy and subject; its credentials are noted for redaction. */
+  private prepare(name: OperationName, input: OperationCall): PreparedCall {
+    const spec: OperationSpec = operations[name];
+    const policy: OperationPolicy = policies[name];
+    const subject = policy.subject?.(input);
+    const query = validate(name, subject, "query", spec.query, input.query);
+    const body = validate(name, subject, "body", spec.body, input.body);
+    for (const secret of secretValuesAt(spec.secrets ?? [], { query, body })) this.redactor.add(secret);
+    return { name, spec, policy, subject, query, body, input };
+  }
+
+  /** The token, shared by every call and minted once, waited for within this call's deadline. */
+  private tokenWithin(call: PreparedCall, deadline: Deadline, attempts: number): Promise<string> {
+    return raceSignal(this.token(), deadline.signal, () => this.timedOut(call, attempts, deadline));
+  }
+
+  /** One attempt: the answer read whole, or why none came (and whether it may have been applied). */
+  private async attempt(
+    call: PreparedCall,
+    token: string | undefined,
+    deadline: Deadline,
+    attempt: number,
+  ): Promise<Outcome> {
+    const budgetMs = Math.min(deadline.left, this.attemptTimeoutMs);
+    try {
+      const answer = await this.send(call, token, budgetMs, deadline.attemptSignal(this.attemptTimeoutMs));
+      this.stats.requests[call.name] = (this.stats.requests[call.name] ?? 0) + 1;
+      this.onEvent({ type: "request", operation: call.name, status: answer.status, attempt });
+      for (const [counter, state] of countersFromHeaders(answer.headers)) this.counters.set(counter, state);
+      // a 5xx may have been applied before it failed
+      return { answer, maybeApplied: RETRYABLE_STATUS.has(answer.status) };
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? "";
+      const timedOut = isTimeout(err);
+      this.onEvent({ type: "request", operation: call.name, status: "network", attempt });
+      const reason = timedOut
+        ? `no answer within ${seconds(budgetMs)} s`
+        : this.redactor.redact(`${code || "error"}: ${(err as Error).message}`);
+      return { lost: { reason, timedOut }, maybeApplied: !NOT_SENT.has(code) };
+    }
+  }
+
+  /**
+   * What to do with an attempt's outcome: done (the result), repeat it, wait for a rate-limit
+   * reset, mint the token again, or fail. The loop in `call` owns the budgets of each.
+   */
+  private classify(
+    call: PreparedCall,
+    outcome: Outcome,
+    { attempt, mayHaveApplied, token }: { attempt: number; mayHaveApplied: boolean; token?: string },
+  ): Verdict {
+    const { name, spec, policy, subject } = call;
+    if ("lost" in outcome) {
+      const { reason, timedOut } = outcome.lost;
+      const otherwise = new MediahostError({
+        kind: "network",
         operation: name,
-        status: response.status,
         subject,
-        serviceMessage: message,
-        serviceName: named?.name,
+        serviceMessage: `${this.host}: ${reason}`,
         attempts: attempt,
       });
-      if (mayHaveApplied && spec.retry.kind === "conflictMeansDone") {
-        const conflict = spec.retry.conflict === "exists" ? error.isConflictExists : error.isNotFound;
-        const done = conflict && (spec.retry.done?.(message) ?? true);
-        // an earlier attempt was applied and only its answer was lost
-        if (done) return spec.doneResult?.(raw) as OperationOutput<N>;
-      }
-      if (RETRYABLE_STATUS.has(response.status) && attempt < this.maxAttempts) {
-        mayHaveApplied = true;
-        if (
-          await this.appliedUnanswered(name, subject, spec, raw, `HTTP ${response.status}: ${message}`, {
-            deadline,
-            started,
-            attempt,
-          })
-        )
-          return spec.doneResult?.(raw) as OperationOutput<N>;
-        if (Date.now() >= deadline) throw this.timedOut(name, subject, attempt, started);
-        await this.backoffBefore(name, attempt, `HTTP ${response.status}`, deadline);
-        continue;
-      }
-      throw error;
+      return { action: "repeat", reason, checkApplied: outcome.maybeApplied, timedOut, otherwise };
     }
+    const response = outcome.answer;
+    const ok = response.status >= 200 && response.status < 300;
+    // an error body on an operation whose success has none: the error it names, whatever the
+    // status (the service answers mkdir of an existing path with 200 and such a body)
+    const named = fsErrorOf(response.text);
+    if (ok && !(named && (spec.response === "empty" || spec.response === "text"))) {
+      const result = this.parse(call, response);
+      for (const secret of secretValuesAt(spec.secrets ?? [], { response: result }))
+        this.redactor.add(secret);
+      return { action: "done", result };
+    }
+    const message = this.redactor.redact(named?.message ?? errorText(response.text));
+    const error = new MediahostError({
+      kind: "http",
+      operation: name,
+      status: response.status,
+      subject,
+      serviceMessage: message,
+      serviceName: named?.name,
+      attempts: attempt,
+    });
+    if (response.status === 401 && token) return { action: "remint", token, otherwise: error };
+    if (response.status === 429) {
+      const { counter, resetAt } = rateLimitFrom(response.headers, message);
+      const otherwise = new MediahostError({
+        kind: "rateLimited",
+        operation: name,
+        status: 429,
+        subject,
+        serviceMessage: message,
+        counter: counter ?? GLOBAL_COUNTER,
+        resetAt,
+      });
+      return { action: "waitForReset", counter, resetAt, otherwise };
+    }
+    if (mayHaveApplied && policy.retry.kind === "conflictMeansDone") {
+      const conflict = policy.retry.conflict === "exists" ? error.isConflictExists : error.isNotFound;
+      // an earlier attempt was applied and only its answer was lost
+      if (conflict && (policy.retry.done?.(message) ?? true))
+        return { action: "done", result: policy.doneResult?.(call.input) };
+    }
+    if (RETRYABLE_STATUS.has(response.status)) {
+      return {
+        action: "repeat",
+        reason: `HTTP ${response.status}: ${message}`,
+        retryReason: `HTTP ${response.status}`,
+        checkApplied: true,
+        timedOut: false,
+        otherwise: error,
+      };
+    }
+    return { action: "fail", error };
   }
 
   /**
@@ -289,35 +327,33 @@ export class MediahostClient {
    * saying what to check; the others are repeated.
    */
   private async appliedUnanswered(
-    operation: string,
-    subject: string | undefined,
-    spec: OperationSpec,
-    input: OperationCall,
+    call: PreparedCall,
     reason: string,
-    { deadline, started, attempt }: { deadline: number; started: number; attempt: number },
+    deadline: Deadline,
+    attempt: number,
   ): Promise<boolean> {
-    const rule = spec.retry;
+    const rule = call.policy.retry;
     if (rule.kind === "never") {
       throw new MediahostError({
         kind: "unsure",
-        operation,
-        subject,
+        operation: call.name,
+        subject: call.subject,
         serviceMessage: reason,
-        check: rule.check(input),
+        check: rule.check(call.input),
       });
     }
     if (rule.kind !== "checkFirst") return false;
     // the check's own calls count against the deadline of the call they check
-    return within(
+    return raceSignal(
       rule.applied(
         {
           exists: (path) => this.exists(path),
           points: (path) => this.call("getPoi", { query: { filename: path } }),
         },
-        input,
+        call.input,
       ),
-      deadline,
-      () => this.timedOut(operation, subject, attempt, started),
+      deadline.signal,
+      () => this.timedOut(call, attempt, deadline),
     );
   }
 
@@ -361,26 +397,25 @@ export class MediahostClient {
     return new URL(this.baseUrl).host;
   }
 
-  private timedOut(operation: string, subject: string | undefined, attempts: number, started: number) {
+  private timedOut(call: PreparedCall, attempts: number, deadline: Deadline) {
     return new MediahostError({
       kind: "timeout",
-      operation,
-      subject,
+      operation: call.name,
+      subject: call.subject,
       serviceMessage:
-        `no answer from ${this.host} within ${seconds(Date.now() - started)} s ` +
+        `no answer from ${this.host} within ${seconds(deadline.elapsed)} s ` +
         `(${attempts === 0 ? "waiting for a token" : `${attempts} attempt${attempts === 1 ? "" : "s"}`}; ` +
         `the deadline is mediahost:operationTimeoutSeconds, ${seconds(this.deadlineMs)} s)`,
       attempts,
     });
   }
 
-  /** One attempt: the request and its whole answer, within `budgetMs`. */
+  /** One attempt: the request and its whole answer, within `budgetMs`, or until `signal` aborts. */
   private async send(
-    spec: OperationSpec,
-    query: Record<string, unknown> | undefined,
-    body: unknown,
+    { spec, query, body }: PreparedCall,
     token: string | undefined,
     budgetMs: number,
+    signal: AbortSignal,
   ): Promise<Answer> {
     const url = new URL(this.baseUrl + spec.path);
     for (const [key, value] of Object.entries(query ?? {})) {
@@ -398,7 +433,6 @@ export class MediahostClient {
       payload = JSON.stringify(body);
     }
     // the signal bounds the body too: a body that trickles in never outlasts the attempt
-    const signal = AbortSignal.timeout(budgetMs);
     const response = await request(url, {
       method: spec.method,
       headers,
@@ -419,7 +453,7 @@ export class MediahostClient {
     return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
   }
 
-  private parse(name: string, subject: string | undefined, spec: OperationSpec, answer: Answer) {
+  private parse({ name, subject, spec }: PreparedCall, answer: Answer) {
     if (spec.response === "binary") return answer.bytes ?? new Uint8Array();
     const text = answer.text ?? "";
     if (spec.response === "empty") return undefined;
@@ -463,11 +497,11 @@ export class MediahostClient {
     operation: string,
     attempt: number,
     reason: string,
-    deadline: number,
+    deadline: Deadline,
   ): Promise<void> {
     this.stats.retries++;
     const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempt - 1));
-    const delayMs = Math.max(0, Math.min(Math.floor(this.random() * ceiling), deadline - Date.now()));
+    const delayMs = Math.max(0, Math.min(Math.floor(this.random() * ceiling), deadline.left));
     this.onEvent({ type: "retry", operation, attempt, reason, delayMs });
     await this.sleep(delayMs);
   }
@@ -512,48 +546,79 @@ function isTimeout(err: unknown): boolean {
   );
 }
 
-/** A body that names an error: a JSON object with string `name` and `message` (docs/api.md#errors). */
-function errorBody(text: string | undefined): { name: string; message: string } | undefined {
-  if (!text?.startsWith("{")) return undefined;
-  try {
-    const json = JSON.parse(text) as Record<string, unknown>;
-    if (typeof json.name === "string" && typeof json.message === "string")
-      return { name: json.name, message: json.message };
-  } catch {
-    // not JSON
-  }
-  return undefined;
+/** A call as `call` works with it: its contract, its policy and its validated parts. */
+interface PreparedCall {
+  name: OperationName;
+  spec: OperationSpec;
+  policy: OperationPolicy;
+  subject?: string;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  /** The input as the caller gave it, for the policy's functions. */
+  input: OperationCall;
 }
 
-/** The service's text for an error: `message`, then `error`, then `name` (docs/api.md#errors). */
-function serviceMessage(text: string | undefined): string {
-  try {
-    const json = JSON.parse(text ?? "") as Record<string, unknown>;
-    for (const key of ["message", "error", "name"]) {
-      if (typeof json[key] === "string" && json[key]) return json[key] as string;
+/** An attempt's outcome: an answer, or none; and whether the service may have applied it. */
+type Outcome = ({ answer: Answer } | { lost: { reason: string; timedOut: boolean } }) & {
+  maybeApplied: boolean;
+};
+
+/** What the classifier tells the loop to do; `otherwise` is the error once that budget is spent. */
+type Verdict =
+  | { action: "done"; result: unknown }
+  | {
+      action: "repeat";
+      /** Why, for the "may have been applied" error; `retryReason`, when given, for the retry event. */
+      reason: string;
+      retryReason?: string;
+      checkApplied: boolean;
+      timedOut: boolean;
+      otherwise: Error;
     }
-  } catch {
-    // not JSON: fall through to the raw text
+  | { action: "waitForReset"; counter?: string; resetAt?: Date; otherwise: Error }
+  | { action: "remint"; token: string; otherwise: Error }
+  | { action: "fail"; error: Error };
+
+/**
+ * An operation's deadline, as a signal every wait of the call listens to. Waiting for a
+ * rate-limit reset has its own bound, so the deadline moves by the time waited.
+ */
+class Deadline {
+  private readonly started = Date.now();
+  private endsAt: number;
+  signal: AbortSignal;
+
+  constructor(ms: number) {
+    this.endsAt = this.started + ms;
+    this.signal = AbortSignal.timeout(ms);
   }
-  return (text ?? "").slice(0, 500);
+
+  get left(): number {
+    return this.endsAt - Date.now();
+  }
+
+  get elapsed(): number {
+    return Date.now() - this.started;
+  }
+
+  extend(ms: number): void {
+    this.endsAt += ms;
+    this.signal = AbortSignal.timeout(Math.max(0, this.left));
+  }
+
+  /** One attempt's signal: the deadline's, or the attempt's own bound, whichever comes first. */
+  attemptSignal(attemptMs: number): AbortSignal {
+    return AbortSignal.any([this.signal, AbortSignal.timeout(attemptMs)]);
+  }
 }
 
-/** `work`, unless `deadline` (ms since epoch) passes first: then the error `late` makes. */
-async function within<T>(work: Promise<T>, deadline: number, late: () => Error): Promise<T> {
-  const left = deadline - Date.now();
-  if (left <= 0) {
-    work.catch(() => {}); // settled elsewhere (a shared token) or abandoned
-    throw late();
-  }
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(late()), left);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** `work`, unless `signal` aborts first: then the error `late` makes (the work is left to settle). */
+function raceSignal<T>(work: Promise<T>, signal: AbortSignal, late: () => Error): Promise<T> {
+  work.catch(() => {}); // settled elsewhere (a shared token) or abandoned
+  if (signal.aborted) return Promise.reject(late());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(late());
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }

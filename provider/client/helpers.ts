@@ -1,6 +1,6 @@
 // Multi-call helpers over the typed client: folder listings that follow `continuation`,
 // search that scrolls past one page, and polling of asynchronous jobs.
-import type { schemas } from "../api";
+import type { schemas } from "mediahost-contract";
 import type { MediahostClient } from "./client";
 import { MediahostError } from "./errors";
 

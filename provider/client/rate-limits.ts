@@ -2,7 +2,7 @@
 // exist (docs/api.md) and both are read: `x-ratelimit-*` with a `type` naming the counter, and
 // `x-global-ratelimit-*` for the global REST counter. The earlier variant sends `x-ratelimit-*`
 // with type `rest:global`, which lands in the same place.
-import { GLOBAL_COUNTER } from "../api/operations";
+import { GLOBAL_COUNTER } from "mediahost-contract";
 
 export interface CounterState {
   limit: number;

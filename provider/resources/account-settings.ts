@@ -7,8 +7,9 @@
 // The SDK sends those two secrets in their own top-level property, `fetchingSecrets`: Pulumi
 // marks secrecy per top-level property for dynamic providers, so keeping them inside `fetching`
 // would hide every fetching field (and its drift) behind "[secret]" (sdk/resources.ts).
+
+import { schemas } from "mediahost-contract";
 import { z } from "zod";
-import { FetchingUpdate } from "../api/schemas";
 import { canonical } from "../diff";
 import { defineKind } from "./kind";
 
@@ -16,7 +17,7 @@ const FetchingSecrets = z.strictObject({
   httpPassword: z.string().optional(),
   s3SecretAccessKey: z.string().optional(),
 });
-type Fetching = z.output<typeof FetchingUpdate>;
+type Fetching = z.output<typeof schemas.FetchingUpdate>;
 type Secrets = z.output<typeof FetchingSecrets>;
 
 /** `fetching` as the API takes it: with the secrets put back in their places. */
@@ -50,7 +51,7 @@ const inputs = z
     }
     if (i.fetching === undefined) return;
     const fetching = withSecrets(i.fetching, i.fetchingSecrets);
-    const result = FetchingUpdate.safeParse(fetching);
+    const result = schemas.FetchingUpdate.safeParse(fetching);
     for (const issue of result.success ? [] : result.error.issues) {
       ctx.addIssue({ code: "custom", path: ["fetching", ...issue.path.map(String)], message: issue.message });
     }

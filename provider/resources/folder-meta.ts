@@ -3,8 +3,9 @@
 // there already (a non-empty managed field) is taken over only with `adopt: true`, and put back as
 // found on delete; otherwise delete clears the fields it managed — except when the folder itself
 // is being moved away in the same run, when the meta goes (or stays) with its folder.
+
+import { schemas } from "mediahost-contract";
 import { z } from "zod";
-import { Description, Tag, Title } from "../api/schemas";
 import { sameSet } from "../diff";
 import { defineKind, type KindContext } from "./kind";
 import { ManagedPath } from "./schema";
@@ -14,12 +15,12 @@ const inputs = z
     /** Absolute path of the folder (or file). Changing it replaces the resource. */
     path: ManagedPath,
     /** At most 256 characters. */
-    title: Title.optional(),
+    title: schemas.Title.optional(),
     /** At most 1024 characters; for images it is the alt text. */
-    description: Description.optional(),
+    description: schemas.Description.optional(),
     /** At most 50 distinct tags of at most 32 characters; compared as a set. */
     tags: z
-      .array(Tag)
+      .array(schemas.Tag)
       .max(50, { message: "must have at most 50 tags" })
       .refine((tags) => new Set(tags).size === tags.length, { message: "must not repeat a tag" })
       .optional(),

@@ -9,15 +9,16 @@
 // them would cost three calls per folder on every destroy (and is impossible if the service merges
 // the set). An adopted resource puts back what it found; a service that merges the set cannot
 // unset a key, which delete then says.
+
+import { schemas } from "mediahost-contract";
 import { z } from "zod";
 import { readBackPause, rewritePause } from "../account/read-back";
-import { FolderOptions } from "../api/schemas";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
 import { ManagedPath } from "./schema";
 
-type Key = keyof z.infer<typeof FolderOptions>;
-const KEYS = Object.keys(FolderOptions.shape) as Key[];
+type Key = keyof z.infer<typeof schemas.FolderOptions>;
+const KEYS = Object.keys(schemas.FolderOptions.shape) as Key[];
 type Values = Partial<Record<Key, boolean>>;
 /** What a write asks for: a value to set, or `null` to unset. */
 type Changes = Partial<Record<Key, boolean | null>>;

@@ -1,11 +1,15 @@
 // Input rules more than one kind shares: managed paths and alias names.
+
+import { schemas } from "mediahost-contract";
 import { z } from "zod";
-import { FilePath } from "../api/schemas";
 
 /** A folder or file path the provider manages: the API's path rule, plus rules that keep diffs exact. */
-export const ManagedPath = FilePath.refine((p) => !p.split("/").some((seg) => seg === "." || seg === ".."), {
-  message: 'must not contain "." or ".." segments',
-})
+export const ManagedPath = schemas.FilePath.refine(
+  (p) => !p.split("/").some((seg) => seg === "." || seg === ".."),
+  {
+    message: 'must not contain "." or ".." segments',
+  },
+)
   .refine((p) => !p.includes("//"), { message: 'must not contain empty segments ("//")' })
   .refine((p) => ![...p].some((c) => c.charCodeAt(0) < 0x20), {
     message: "must not contain control characters",

@@ -1,7 +1,6 @@
+import { counterLimits, operations, schemas as s } from "mediahost-contract";
 import { describe, expect, it } from "vitest";
 import { documentedAdditions, OPERATION_COUNT } from "../../emulator/test/contract/helpers/samples";
-import { counterLimits, operations } from "../../provider/api/operations";
-import * as s from "../../provider/api/schemas";
 
 function issues(
   schema: {

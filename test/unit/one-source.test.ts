@@ -4,9 +4,9 @@
 // are the schema's types: the compiler holds those.)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { schemas } from "mediahost-contract";
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider";
-import { FetchingUpdate } from "../../provider/api/schemas";
 import { kinds } from "../../provider/resources";
 import type { Kind } from "../../provider/resources/kind";
 import { inputsOf, resourceTable } from "../../scripts/readme-resources";
@@ -30,7 +30,7 @@ describe("one source for each kind's shape", () => {
     // the SDK's own arguments and the asset classes it takes, which are not the kind's inputs
     const sdkNames = new Set(["source", "FileAsset", "StringAsset", "RemoteAsset"]);
     // AccountSettings takes `fetching` as the API's schema judges it
-    const judgedBy: Record<string, unknown[]> = { AccountSettings: [FetchingUpdate] };
+    const judgedBy: Record<string, unknown[]> = { AccountSettings: [schemas.FetchingUpdate] };
     for (const k of Object.values(kinds)) {
       const kind = k as unknown as Kind;
       const known = new Set([...namesIn(kind.inputs), ...Object.keys(kind.outputs), ...sdkNames]);

@@ -2,10 +2,12 @@
 // loopback server: an attempt whose answer is lost is repeated only where the table says a repeat
 // is harmless (or first checked, or recognised as done), and fails saying what to check where it
 // is not; every credential the table marks never reaches an error message.
+
+import { type OperationName, type OperationSpec, operations } from "mediahost-contract";
 import { describe, expect, it } from "vitest";
 import { samples } from "../../emulator/test/contract/helpers/samples";
-import { type OperationName, type OperationSpec, operations } from "../../provider/api/operations";
 import { MediahostClient, MediahostError, TokenCache } from "../../provider/client";
+import { policies } from "../../provider/client/policy";
 import { json, startServer } from "./helpers/http-server";
 
 const names = Object.keys(operations) as OperationName[];
@@ -32,14 +34,15 @@ describe("the operation table", () => {
   it("gives every operation a rule for repeats, and every operation that may not repeat says what to check", () => {
     for (const name of names) {
       const spec: OperationSpec = operations[name];
-      expect(["idempotent", "conflictMeansDone", "checkFirst", "never"], name).toContain(spec.retry.kind);
-      if (spec.method === "GET") expect(spec.retry.kind, `${name} reads`).toBe("idempotent");
-      if (spec.retry.kind === "never") expect(spec.retry.check(samples[name] as never), name).toMatch(/\w/);
+      const { retry } = policies[name];
+      expect(["idempotent", "conflictMeansDone", "checkFirst", "never"], name).toContain(retry.kind);
+      if (spec.method === "GET") expect(retry.kind, `${name} reads`).toBe("idempotent");
+      if (retry.kind === "never") expect(retry.check(samples[name] as never), name).toMatch(/\w/);
     }
   });
 
   it.each(names)("%s: an attempt whose answer is lost is repeated only as its rule says", async (name) => {
-    const spec: OperationSpec = operations[name];
+    const { retry } = policies[name];
     let attempts = 0;
     let checks = 0;
     const server = await startServer((req, res) => {
@@ -65,7 +68,7 @@ describe("the operation table", () => {
         .call(name, samples[name] as never)
         .catch((e) => e)) as MediahostError;
       expect(err).toBeInstanceOf(MediahostError);
-      if (spec.retry.kind === "never") {
+      if (retry.kind === "never") {
         expect(attempts, name).toBe(1);
         expect(err.kind).toBe("unsure");
         expect(err.message).toMatch(/may have been applied .*: check /);
@@ -73,7 +76,7 @@ describe("the operation table", () => {
         expect(attempts, name).toBe(2);
         expect(err.message).toContain("stop here");
       }
-      if (spec.retry.kind === "checkFirst") expect(checks, name).toBeGreaterThan(0);
+      if (retry.kind === "checkFirst") expect(checks, name).toBeGreaterThan(0);
     } finally {
       await server.close();
     }

@@ -38,7 +38,7 @@ beforeAll(() => {
   mkdirSync(pkg, { recursive: true });
   cpSync(join(repo, "package.json"), join(pkg, "package.json"));
   cpSync(join(repo, "dist"), join(pkg, "dist"), { recursive: true });
-  for (const dep of ["@pulumi", "undici", "zod"])
+  for (const dep of ["@pulumi", "mediahost-contract", "undici", "zod"])
     symlinkSync(join(repo, "node_modules", dep), join(project, "node_modules", dep));
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true }));
 });

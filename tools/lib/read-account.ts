@@ -3,12 +3,13 @@
 // `files`) the files of the declared folders up to a size, downloaded.
 // Folder listings follow `continuation` (listFolder); listings and per-folder reads share one
 // bound on concurrent requests.
+
+import { schemas } from "mediahost-contract";
 import type { z } from "zod";
-import { FolderOptions } from "../../provider/api/schemas";
 import { listFolder, type MediahostClient, MediahostError } from "../../provider/client";
 
-type OptionKey = keyof z.infer<typeof FolderOptions>;
-const OPTION_KEYS = Object.keys(FolderOptions.shape) as OptionKey[];
+type OptionKey = keyof z.infer<typeof schemas.FolderOptions>;
+const OPTION_KEYS = Object.keys(schemas.FolderOptions.shape) as OptionKey[];
 
 export interface FetchingSnapshot {
   enabled: boolean;
@@ -20,7 +21,7 @@ export interface FetchingSnapshot {
 export interface FolderSnapshot {
   /** Absolute path; "/" for the root (which only carries options and meta). */
   path: string;
-  options?: z.infer<typeof FolderOptions>;
+  options?: z.infer<typeof schemas.FolderOptions>;
   meta?: { title?: string; description?: string; tags?: string[] };
 }
 

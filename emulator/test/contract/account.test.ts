@@ -1,5 +1,5 @@
 // docs/api.md "Account", "Custom domains and sub-accounts" and "Users and events"; the
-// account rows of the operation table (provider/api/operations.ts).
+// account rows of the operation table (contract/operations.ts).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Client, type Emulator, setup } from "./helpers/emulator";
 

@@ -1,4 +1,4 @@
-// Runs the emulator package's built command line (emulator/dist/emulator/cli.js) as a child
+// Runs the emulator package's built command line (emulator/dist/cli.js) as a child
 // process, for tests and scripts that need the emulator in another process than themselves.
 // A test helper: not part of the published package.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -18,7 +18,7 @@ function cliPath(): string {
     const built = join(dir, "emulator", "dist", "emulator", "cli.js");
     if (existsSync(built)) return built;
   }
-  throw new Error("emulator/dist/emulator/cli.js not found: build first (npm run build)");
+  throw new Error("emulator/dist/cli.js not found: build first (npm run build)");
 }
 
 export function spawnEmulator(args: string[] = [], timeoutMs = 15_000): Promise<SpawnedEmulator> {

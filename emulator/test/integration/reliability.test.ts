@@ -5,9 +5,9 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type OperationSpec, operations } from "mediahost-contract";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OperationSpec, operations } from "../../../provider/api/operations";
 import { MediahostClient } from "../../../provider/client";
 import { type RunningEmulator, startEmulator } from "../../index";
 import { spawnEmulator } from "../helpers/spawn";

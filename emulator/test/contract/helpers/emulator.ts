@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 
 export const REPO_ROOT = resolve(__dirname, "../../../..");
 /** The built command line; MEDIAHOST_EMULATOR_CLI points the suite at another build. */
-export const CLI = process.env.MEDIAHOST_EMULATOR_CLI ?? resolve(REPO_ROOT, "emulator/dist/emulator/cli.js");
+export const CLI = process.env.MEDIAHOST_EMULATOR_CLI ?? resolve(REPO_ROOT, "emulator/dist/cli.js");
 
 export const DEMO_CLIENT_ID = "demo-client";
 export const DEMO_CLIENT_SECRET = "demo-secret";
@@ -23,7 +23,7 @@ export interface Emulator {
   stop: () => Promise<number | string | null>;
 }
 
-/** Spawns `node emulator/dist/emulator/cli.js --port 0 [flags]` and waits for `listening on http://HOST:PORT`. */
+/** Spawns `node emulator/dist/cli.js --port 0 [flags]` and waits for `listening on http://HOST:PORT`. */
 export async function startEmulator(flags: string[] = [], timeoutMs = 15_000): Promise<Emulator> {
   if (!existsSync(CLI)) {
     throw new Error(`${CLI} does not exist: build the emulator first (npm run build)`);

@@ -1,8 +1,8 @@
 // One well-formed request per operation of the table, keyed by the operation names of
-// provider/api/operations.ts. Bodies whose fields the specification leaves "not shown" follow
+// contract/operations.ts. Bodies whose fields the specification leaves "not shown" follow
 // docs/api.md. Used where a test must reach every route with input the validation accepts
 // (authentication loop, request log), so that the only thing under test is the route itself.
-import { operations } from "../../../../provider/api/operations";
+import { operations } from "mediahost-contract";
 
 export interface Sample {
   query?: Record<string, string | number | boolean>;

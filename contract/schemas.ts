@@ -33,8 +33,6 @@ export function queryInt(min: number, max: number) {
   return z.union([bounded, digits]);
 }
 
-export const DateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" });
-
 /** A statistics bound: a date-time with or without a zone; without one it is UTC (docs/api.md#statistics). */
 export const StatsTime = z.iso.datetime({
   offset: true,

@@ -1,6 +1,10 @@
-// The one table of /v2 operations (all 57 operations of the specification, docs/api.md). The typed client and
-// the emulator's routes and validation are both driven by it: adding an operation is adding
-// one entry here.
+// The /v2 API's contract: 60 operations (the 57 the specification lists, and the simple upload,
+// the search scroll and marking events seen, which the service's documentation shows:
+// docs/api.md), each with its method, path, query, body, response, the rate-limit counters it
+// consumes and where it carries credentials. Facts of the API only: the client's policy (which calls may be repeated, what a
+// call proved applied returns, what an error names) is declared beside the client
+// (provider/client/policy.ts), and the emulator's behaviour in its handlers. Both are keyed by
+// operation name, so the compiler reports a new operation that one of them lacks.
 import { z } from "zod";
 import * as s from "./schemas";
 
@@ -13,41 +17,10 @@ export type HttpMethod = "GET" | "POST" | "DELETE";
 export type ResponseKind = z.ZodType | "empty" | "text" | "binary";
 
 /**
- * Whether, and how, an attempt that may have reached the service without its answer reaching us
- * is repeated (a lost connection, a 5xx, a timeout). Every operation says which (a test walks
- * the table):
- * - `idempotent`: a repeat is provably harmless (reads; writes of a whole value), so it is simply
- *   repeated.
- * - `conflictMeansDone`: repeated, and an answer on the repeat that the object now exists (or is
- *   gone) counts as the earlier attempt's success (`done` tells which answers; mkdir, deletes).
- * - `checkFirst`: before repeating, `applied` asks the service whether the earlier attempt took
- *   (rename: the source gone and the target there); if it did, the call is done.
- * - `never`: a repeat could do the work twice (start a second job, fetch again, skip a scroll
- *   page), so the call fails with "may have been applied: check <check>" instead.
- */
-export type RetryRule =
-  | { kind: "idempotent" }
-  | { kind: "conflictMeansDone"; conflict: "exists" | "missing"; done?: (message: string) => boolean }
-  | { kind: "checkFirst"; applied: (read: ApplyCheck, input: OperationCall) => Promise<boolean> }
-  | { kind: "never"; check: (input: OperationCall) => string };
-
-/** A call's input as the table's functions see it. */
-export interface OperationCall {
-  query?: Record<string, unknown>;
-  body?: unknown;
-}
-
-/** What a `checkFirst` rule may ask the service: whether a path exists, a file's points. */
-export interface ApplyCheck {
-  exists(path: string): Promise<boolean>;
-  points(path: string): Promise<z.infer<typeof s.PoiMap>>;
-}
-
-/**
  * Where an operation's input or answer carries a credential, as paths: `body.key`,
  * `body[].auth.password` (every element of an array), `response.token`. The client hides their
- * values from every error and log line; a `url` marked with a `userinfo:` prefix has the
- * credentials in its `user:password@` part hidden.
+ * values from every error and log line, the emulator from its state and request log; a `url`
+ * marked with a `userinfo:` prefix carries credentials in its `user:password@` part.
  */
 export type SecretPath = string;
 
@@ -59,26 +32,13 @@ export interface OperationSpec {
   readonly response: ResponseKind;
   /** Rate-limit counters (docs/api.md#rate-limits) the call consumes besides `rest:global`. */
   readonly counters?: (input: { query?: unknown; body?: unknown }) => string[];
-  readonly retry: RetryRule;
   /** Where the input or the answer carries credentials (see SecretPath). */
   readonly secrets?: readonly SecretPath[];
   /** The body is `RawBody`: its bytes are sent as they are, with its content type. */
   readonly rawBody?: true;
   /** false for `POST /v2/token`: the only call without a bearer token. */
   readonly auth?: false;
-  /** What a call that a retry proved already applied returns (default: nothing). */
-  readonly doneResult?: (input: { query?: Record<string, unknown>; body?: unknown }) => unknown;
-  /** Names the path, alias or job concerned, for error messages. */
-  readonly subject?: (input: { query?: Record<string, unknown>; body?: unknown }) => string | undefined;
 }
-
-const idempotent = { kind: "idempotent" } as const;
-const never = (check: (input: OperationCall) => string) => ({ kind: "never", check }) as const;
-const existsMeansDone = { kind: "conflictMeansDone", conflict: "exists" } as const;
-const missingMeansDone = { kind: "conflictMeansDone", conflict: "missing" } as const;
-/** A job may have started: the job's own effects tell. */
-const jobCheck = (what: string) =>
-  never(() => `whether ${what} started (its effects), before starting it again`);
 
 const Filename = z.strictObject({ filename: s.FilePath });
 const Dirname = z.strictObject({ dirname: s.FilePath });
@@ -99,28 +59,13 @@ const counter =
   (...names: string[]) =>
   () =>
     names;
-const byFilename = ({ query }: { query?: Record<string, unknown> }) => query?.filename as string | undefined;
-const byDirname = ({ query }: { query?: Record<string, unknown> }) => query?.dirname as string | undefined;
-const byFromTo = ({ query }: { query?: Record<string, unknown> }) =>
-  query ? `${String(query.from)} -> ${String(query.to)}` : undefined;
-const byJob = ({ query }: { query?: Record<string, unknown> }) =>
-  query?.id ? `job ${String(query.id)}` : undefined;
-const bodyField =
-  (field: string) =>
-  ({ body }: { body?: unknown }) =>
-    (body as Record<string, unknown> | undefined)?.[field] as string | undefined;
-const queryField =
-  (field: string) =>
-  ({ query }: { query?: Record<string, unknown> }) =>
-    query?.[field] as string | undefined;
 
 function op<const T extends OperationSpec>(spec: T): T {
   return spec;
 }
 
 // Jobs: POST starts one and answers its id, GET ?id= reports progress (docs/api.md).
-const jobPoll = (path: string) =>
-  op({ method: "GET", path, query: JobId, response: s.JobStatus, retry: idempotent, subject: byJob });
+const jobPoll = (path: string) => op({ method: "GET", path, query: JobId, response: s.JobStatus });
 // Bodies "not shown" in the spec: accepted as any JSON object; the emulator answers 501.
 const AnyObject = z.looseObject({});
 
@@ -131,8 +76,6 @@ export const operations = {
     path: "/v2/token",
     body: s.TokenRequest,
     response: s.TokenResponse,
-    // a repeat mints another token: harmless
-    retry: idempotent,
     auth: false,
     secrets: ["body.clientSecret", "response.token"],
   }),
@@ -142,7 +85,6 @@ export const operations = {
     method: "GET",
     path: "/v2/account",
     response: s.Account,
-    retry: idempotent,
     // the remote-fetching origin's credentials, as the account holds them
     secrets: ["userinfo:response.fetching.http.url", "response.fetching.s3.accessKeyId"],
   }),
@@ -151,8 +93,6 @@ export const operations = {
     path: "/v2/account",
     body: s.AccountUpdate,
     response: "empty",
-    // writing the same settings twice leaves the same account: safe to retry
-    retry: idempotent,
     secrets: [
       "body.fetching.http.auth.password",
       "userinfo:body.fetching.http.url",
@@ -169,38 +109,27 @@ export const operations = {
     path: "/v2/user",
     query: z.strictObject({ userId: z.string().min(1) }),
     response: s.User,
-    retry: idempotent,
     secrets: ["response.s3Secret"],
-    subject: queryField("userId"),
   }),
-  getLimits: op({ method: "GET", path: "/v2/account/limits", response: s.Limits, retry: idempotent }),
-  getStorage: op({ method: "GET", path: "/v2/account/storage", response: s.Storage, retry: idempotent }),
+  getLimits: op({ method: "GET", path: "/v2/account/limits", response: s.Limits }),
+  getStorage: op({ method: "GET", path: "/v2/account/storage", response: s.Storage }),
   listUsers: op({
     method: "GET",
     path: "/v2/account/users",
     response: z.array(s.AccountUser),
-    retry: idempotent,
   }),
-  getBillingPlan: op({ method: "GET", path: "/v2/billing/plan", response: s.BillingPlan, retry: idempotent }),
+  getBillingPlan: op({ method: "GET", path: "/v2/billing/plan", response: s.BillingPlan }),
   addCustomDomain: op({
     method: "POST",
     path: "/v2/account/custom-domain",
     body: s.AliasAndDomain,
     response: "empty",
-    retry: existsMeansDone,
-    subject: ({ body }) => {
-      const b = body as { alias?: string; domain?: string } | undefined;
-      return b ? `alias ${b.alias} domain ${b.domain}` : undefined;
-    },
   }),
   removeCustomDomain: op({
     method: "DELETE",
     path: "/v2/account/custom-domain",
     query: s.AliasAndDomain,
     response: "empty",
-    retry: missingMeansDone,
-    subject: ({ query }) =>
-      query ? `alias ${String(query.alias)} domain ${String(query.domain)}` : undefined,
   }),
   createSubAccount: op({
     method: "POST",
@@ -208,33 +137,24 @@ export const operations = {
     body: s.SubAccountRequest,
     response: z.looseObject({ alias: z.string() }),
     counters: counter("rest:post:account:new"),
-    // only "this account's sub-account exists" proves the earlier attempt: another account's
-    // alias is a 409 too (docs/api.md#account)
-    retry: { ...existsMeansDone, done: (message) => /sub-account already exists/i.test(message) },
-    doneResult: ({ body }) => ({ alias: (body as { alias: string }).alias }),
-    subject: bodyField("alias"),
   }),
   deleteSubAccount: op({
     method: "DELETE",
     path: "/v2/account/sub-account",
     query: s.SubAccountRequest,
     response: z.unknown(),
-    retry: missingMeansDone,
-    subject: queryField("alias"),
   }),
   searchEvents: op({
     method: "POST",
     path: "/v2/account/events/search",
     body: s.EventsSearch,
     response: z.array(s.EventRecord),
-    retry: idempotent,
   }),
   markEventsSeen: op({
     method: "POST",
     path: "/v2/account/events/seen",
     body: s.EventIds,
     response: "text",
-    retry: idempotent,
   }),
 
   // files
@@ -243,16 +163,12 @@ export const operations = {
     path: "/v2/files/download",
     query: Filename,
     response: "binary",
-    retry: idempotent,
-    subject: byFilename,
   }),
   getMeta: op({
     method: "GET",
     path: "/v2/files/meta",
     query: Filename,
     response: s.AllMeta,
-    retry: idempotent,
-    subject: byFilename,
   }),
   setMeta: op({
     method: "POST",
@@ -260,16 +176,12 @@ export const operations = {
     query: Filename,
     body: s.MetaUpdate,
     response: "text",
-    retry: idempotent,
-    subject: byFilename,
   }),
   getFolderOptions: op({
     method: "GET",
     path: "/v2/files/options",
     query: z.strictObject({ filename: s.FilePath, withInherited: s.QueryBool.optional() }),
     response: s.FolderOptions.loose(),
-    retry: idempotent,
-    subject: byFilename,
   }),
   setFolderOptions: op({
     method: "POST",
@@ -277,16 +189,12 @@ export const operations = {
     query: Filename,
     body: s.FolderOptions,
     response: "text",
-    retry: idempotent,
-    subject: byFilename,
   }),
   getPoi: op({
     method: "GET",
     path: "/v2/files/poi",
     query: Filename,
     response: s.PoiMap,
-    retry: idempotent,
-    subject: byFilename,
   }),
   setPoi: op({
     method: "POST",
@@ -294,18 +202,6 @@ export const operations = {
     query: Filename,
     body: s.PoiSet,
     response: "text",
-    // The documented GET keys points by name, so a name holds one point; whether a POST of a name
-    // that exists replaces it or is refused is not documented. Before repeating, look: the point
-    // already there with these values means the lost attempt took.
-    retry: {
-      kind: "checkFirst",
-      applied: async (service, { query, body }) => {
-        const wanted = body as z.infer<typeof s.PoiSet>;
-        const found = (await service.points(String(query?.filename)))[wanted.name];
-        return !!found && (["x", "y", "width", "height"] as const).every((k) => found[k] === wanted[k]);
-      },
-    },
-    subject: byFilename,
   }),
   deletePoi: op({
     method: "DELETE",
@@ -313,8 +209,6 @@ export const operations = {
     query: Filename,
     body: s.PoiDelete,
     response: "text",
-    retry: missingMeansDone,
-    subject: byFilename,
   }),
   /** The simple upload: the whole file in one request (tus is for large or resumable ones). */
   upload: op({
@@ -324,25 +218,19 @@ export const operations = {
     body: s.RawBody,
     rawBody: true,
     response: "text",
-    // the same bytes written again leave the same file
-    retry: idempotent,
     counters: counter("rest:post:files:upload"),
-    subject: byFilename,
   }),
   readdir: op({
     method: "GET",
     path: "/v2/files/readdir",
     query: z.strictObject({ dirname: s.FilePath, continuation: s.Token1024.optional() }),
     response: s.ReaddirPage,
-    retry: idempotent,
-    subject: byDirname,
   }),
   startRemoveBackground: op({
     method: "POST",
     path: "/v2/files/removeBackground",
     body: AnyObject,
     response: s.JobCreated,
-    retry: jobCheck("a background removal job"),
   }),
   getRemoveBackgroundJob: jobPoll("/v2/files/removeBackground"),
   stat: op({
@@ -350,8 +238,6 @@ export const operations = {
     path: "/v2/files/stat",
     query: Filename,
     response: s.Stat,
-    retry: idempotent,
-    subject: byFilename,
   }),
   startZip: op({
     method: "POST",
@@ -359,7 +245,6 @@ export const operations = {
     body: s.ZipRequest,
     response: s.JobCreated,
     counters: counter("zips2:create"),
-    retry: jobCheck("a ZIP job"),
   }),
   getZipJob: jobPoll("/v2/files/zip"),
   startModel2Glb: op({
@@ -367,7 +252,6 @@ export const operations = {
     path: "/v2/files/3d/model2GLB",
     body: AnyObject,
     response: s.JobCreated,
-    retry: jobCheck("a GLB conversion job"),
   }),
   getModel2GlbJob: jobPoll("/v2/files/3d/model2GLB"),
   startBatchDelete: op({
@@ -376,11 +260,6 @@ export const operations = {
     body: s.BatchDeleteRequest,
     response: s.JobCreated,
     counters: counter("rest:post:files:batch:delete"),
-    // a repeat starts a second job against a counter of 25 an hour
-    retry: never(({ body }) => {
-      const paths = (body as { filenames?: string[] } | undefined)?.filenames ?? [];
-      return `whether ${paths.slice(0, 3).join(", ")}${paths.length > 3 ? ", ..." : ""} still exist (a batch delete job may have started)`;
-    }),
   }),
   getBatchDeleteJob: jobPoll("/v2/files/batch/delete"),
   getApproval: op({
@@ -388,8 +267,6 @@ export const operations = {
     path: "/v2/files/meta/approval",
     query: Filename,
     response: s.Approval,
-    retry: idempotent,
-    subject: byFilename,
   }),
   setApproval: op({
     method: "POST",
@@ -397,16 +274,12 @@ export const operations = {
     query: Filename,
     body: s.ApprovalUpdate,
     response: "text",
-    retry: idempotent,
-    subject: byFilename,
   }),
   getDescription: op({
     method: "GET",
     path: "/v2/files/meta/description",
     query: Filename,
     response: z.looseObject({ description: z.string() }),
-    retry: idempotent,
-    subject: byFilename,
   }),
   setDescription: op({
     method: "POST",
@@ -414,16 +287,12 @@ export const operations = {
     query: Filename,
     body: z.strictObject({ description: s.Description }),
     response: "text",
-    retry: idempotent,
-    subject: byFilename,
   }),
   getProduct: op({
     method: "GET",
     path: "/v2/files/meta/product",
     query: Filename,
     response: z.looseObject({}),
-    retry: idempotent,
-    subject: byFilename,
   }),
   setProduct: op({
     method: "POST",
@@ -431,16 +300,12 @@ export const operations = {
     query: Filename,
     body: s.Product,
     response: "text",
-    retry: idempotent,
-    subject: byFilename,
   }),
   getTags: op({
     method: "GET",
     path: "/v2/files/meta/tags",
     query: Filename,
     response: z.looseObject({ tags: z.array(z.string()) }),
-    retry: idempotent,
-    subject: byFilename,
   }),
   addTags: op({
     method: "POST",
@@ -448,8 +313,6 @@ export const operations = {
     query: Filename,
     body: z.strictObject({ tags: s.Tags.min(1) }),
     response: "text",
-    retry: idempotent,
-    subject: byFilename,
   }),
   removeTags: op({
     method: "DELETE",
@@ -457,16 +320,12 @@ export const operations = {
     query: Filename,
     body: z.strictObject({ tags: s.Tags.min(1) }),
     response: "text",
-    retry: idempotent,
-    subject: byFilename,
   }),
   getTitle: op({
     method: "GET",
     path: "/v2/files/meta/title",
     query: Filename,
     response: z.looseObject({ title: z.string() }),
-    retry: idempotent,
-    subject: byFilename,
   }),
   setTitle: op({
     method: "POST",
@@ -474,14 +333,11 @@ export const operations = {
     query: Filename,
     body: z.strictObject({ title: s.Title }),
     response: "text",
-    retry: idempotent,
-    subject: byFilename,
   }),
   getTusLocations: op({
     method: "GET",
     path: "/v2/files/tus/locations",
     response: "text",
-    retry: idempotent,
   }),
   getTusUrl: op({
     method: "GET",
@@ -491,8 +347,6 @@ export const operations = {
       expiresIn: s.queryInt(1, 604800).optional(),
     }),
     response: "text",
-    retry: idempotent,
-    subject: queryField("location"),
   }),
 
   // statistics
@@ -502,7 +356,6 @@ export const operations = {
     query: Range,
     response: s.HttpStats,
     counters: counter("rest:get:stats:http"),
-    retry: idempotent,
   }),
   getStorageStats: op({
     method: "GET",
@@ -510,7 +363,6 @@ export const operations = {
     query: Range,
     response: s.StorageStats,
     counters: counter("rest:get:stats:storage"),
-    retry: idempotent,
   }),
   getTrafficStats: op({
     method: "GET",
@@ -518,7 +370,6 @@ export const operations = {
     query: Range,
     response: "text",
     counters: counter("rest:get:stats:http"),
-    retry: idempotent,
   }),
   getSpinViews: op({
     method: "GET",
@@ -543,7 +394,6 @@ export const operations = {
         }
       }),
     response: s.SpinViews,
-    retry: idempotent,
   }),
 
   // file operations
@@ -552,8 +402,6 @@ export const operations = {
     path: "/v2/files/copy",
     query: FromTo,
     response: "text",
-    retry: existsMeansDone,
-    subject: byFromTo,
   }),
   deleteFile: op({
     method: "POST",
@@ -561,8 +409,6 @@ export const operations = {
     query: Filename,
     response: "text",
     counters: counter("rest:post:files:delete"),
-    retry: missingMeansDone,
-    subject: byFilename,
   }),
   fetch: op({
     method: "POST",
@@ -571,11 +417,6 @@ export const operations = {
     response: s.FetchResult,
     // the documented answer names rest:post:files:fetch; each fetched file also counts fetch:file
     counters: counter("rest:post:files:fetch", "fetch:file"),
-    // a repeat fetches again, against the fetch counters
-    retry: never(({ body }) => {
-      const files = ((body as { filename?: string }[] | undefined) ?? []).map((i) => i.filename);
-      return `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", ..." : ""} with stat (the service may have fetched them)`;
-    }),
     secrets: ["body[].auth.password", "userinfo:body[].url"],
   }),
   createJwt: op({
@@ -583,31 +424,20 @@ export const operations = {
     path: "/v2/files/jwt",
     body: s.JwtRequest,
     response: s.JwtResponse,
-    retry: idempotent,
     // the signed URL grants access to the protected file as the key does
     secrets: ["body.key", "response.url"],
-    subject: bodyField("filename"),
   }),
   mkdir: op({
     method: "POST",
     path: "/v2/files/mkdir",
     query: Dirname,
     response: "text",
-    retry: existsMeansDone,
-    subject: byDirname,
   }),
   rename: op({
     method: "POST",
     path: "/v2/files/rename",
     query: FromTo,
     response: "text",
-    // a 404 on a repeat may mean the target's parent is missing: ask whether the move took instead
-    retry: {
-      kind: "checkFirst",
-      applied: async (service, { query }) =>
-        !(await service.exists(String(query?.from))) && (await service.exists(String(query?.to))),
-    },
-    subject: byFromTo,
   }),
   search: op({
     method: "POST",
@@ -615,8 +445,6 @@ export const operations = {
     body: s.SearchRequest,
     response: s.SearchResult,
     counters: counter("rest:post:files:search"),
-    // a new search reads only: it may be repeated
-    retry: idempotent,
   }),
   searchScroll: op({
     method: "POST",
@@ -624,22 +452,18 @@ export const operations = {
     body: s.SearchScroll,
     response: s.SearchResult,
     counters: counter("rest:post:files:search:scroll"),
-    // the service moves its cursor on each call: a repeat after a lost answer would skip a page
-    retry: never(() => "nothing: start the search again (a repeated scroll call may skip a page)"),
   }),
   spin2marketplaceA360: op({
     method: "POST",
     path: "/v2/files/spin2marketplaceA360",
     body: z.looseObject({}),
     response: z.looseObject({}),
-    retry: never(() => "the marketplace export (it may have run)"),
   }),
   spin2marketplaceB360: op({
     method: "POST",
     path: "/v2/files/spin2marketplaceB360",
     body: z.looseObject({}),
     response: z.looseObject({}),
-    retry: never(() => "the marketplace export (it may have run)"),
   }),
 } as const satisfies Record<string, OperationSpec>;
 

@@ -1,2 +1,0 @@
-export * from "./operations";
-export * as schemas from "./schemas";
