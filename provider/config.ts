@@ -1,10 +1,17 @@
-// Where credentials come from: the stack config read in the dynamic provider's `configure()`
-// (never resource inputs, never the serialized provider), then the environment.
+// The provider's configuration, the same for both faces: what the stack config (the dynamic
+// provider's `configure()`, or the native provider's Configure RPC) and the environment say, read
+// and checked once into a `Configuration`. Nothing below this module reads the stack config or the
+// environment.
 //
 //   mediahost:baseUrl, mediahost:clientId, mediahost:clientSecret (secret)  -> account "default"
 //   mediahost:accounts (secret object) { "<name>": { baseUrl?, clientId, clientSecret } }
 //   MEDIAHOST_BASE_URL, MEDIAHOST_CLIENT_ID, MEDIAHOST_CLIENT_SECRET          -> fallback for "default"
+//   mediahost:operationTimeoutSeconds, mediahost:maxRateLimitWaitSeconds       -> the client's deadlines
+//   MEDIAHOST_JOURNAL_DIR, else $PULUMI_HOME/mediahost/journal                  -> the stack journal
 
+import { createHash } from "node:crypto";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { ProviderError } from "./client/errors";
 
 export const DEFAULT_ACCOUNT = "default";
@@ -15,12 +22,73 @@ export interface Credentials {
   clientSecret: string;
 }
 
-/** Reads one key of the stack config, as `configure()` and `pulumi.Config` both offer it. */
+/** Reads one key of the stack config (`mediahost:<key>`), as `configure()` and `pulumi.Config` both offer it. */
 export type ConfigReader = (key: string) => string | undefined;
 
 export interface CredentialSources {
   config: ConfigReader;
   env: NodeJS.ProcessEnv;
+}
+
+/** The keys of the `mediahost` namespace the provider reads. */
+export const CONFIG_KEYS = [
+  "baseUrl",
+  "clientId",
+  "clientSecret",
+  "accounts",
+  "maxRateLimitWaitSeconds",
+  "operationTimeoutSeconds",
+] as const;
+
+/** Everything the provider takes from its configuration, checked. */
+export interface Configuration {
+  /** Every account the stack names; an account whose keys are missing is the error that says which. */
+  readonly accounts: Map<string, Credentials | Error>;
+  /** The client's bounds: each operation's deadline and the longest wait for a rate-limit reset. */
+  readonly client: { deadlineMs?: number; maxRateLimitWaitMs?: number };
+  /** Where this machine keeps the stack journal (provider/journal.ts). */
+  readonly journalDir: string;
+  /** A digest of everything above: equal digests, equal configurations (never the secrets themselves). */
+  readonly digest: string;
+}
+
+/** Reads and checks the configuration; a bad setting is an error naming its key and the rule. */
+export function readConfiguration({ config, env }: CredentialSources): Configuration {
+  const maxWait = secondsSetting(config, "maxRateLimitWaitSeconds", 0);
+  const deadline = secondsSetting(config, "operationTimeoutSeconds", 1);
+  const journalDir =
+    env.MEDIAHOST_JOURNAL_DIR || join(env.PULUMI_HOME || join(homedir(), ".pulumi"), "mediahost", "journal");
+  const raw = [
+    CONFIG_KEYS.map((k) => config(`mediahost:${k}`) ?? null),
+    env.MEDIAHOST_BASE_URL,
+    env.MEDIAHOST_CLIENT_ID,
+    env.MEDIAHOST_CLIENT_SECRET,
+    journalDir,
+  ];
+  return {
+    accounts: resolveAccounts({ config, env }),
+    client: {
+      ...(maxWait === undefined ? {} : { maxRateLimitWaitMs: maxWait * 1000 }),
+      ...(deadline === undefined ? {} : { deadlineMs: deadline * 1000 }),
+    },
+    journalDir,
+    digest: createHash("sha256").update(JSON.stringify(raw)).digest("hex"),
+  };
+}
+
+/**
+ * A number of seconds from the stack config: `mediahost:maxRateLimitWaitSeconds` (how long a call
+ * may wait for an exhausted rate-limit counter, default 60, 0 never waits) and
+ * `mediahost:operationTimeoutSeconds` (each API operation's deadline, retries included, default 30).
+ */
+function secondsSetting(config: ConfigReader, name: string, min: number): number | undefined {
+  const raw = config(`mediahost:${name}`);
+  if (raw === undefined || raw === "") return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < min) {
+    throw new ProviderError(`mediahost:${name}: must be a number of seconds >= ${min}, got "${raw}"`);
+  }
+  return seconds;
 }
 
 /** Every account the stack names, by name. Errors name the config key at fault, never a value. */

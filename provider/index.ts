@@ -2,6 +2,6 @@
 // with every stack ever created: docs/upgrading.md), and the client for tools and tests.
 
 export { operations } from "mediahost-contract";
-export { check, configure, create, diff, read, remove, update } from "./adapter";
 export * from "./client";
+export { check, configure, create, diff, read, remove, update } from "./dynamic";
 export { kinds } from "./resources";

@@ -14,13 +14,13 @@
 //   move, an `account` rename that reaches the same account). The other resource's delete then
 //   leaves the object alone, in this run or a later one.
 //
-// Where: `$MEDIAHOST_JOURNAL_DIR`, else `$PULUMI_HOME/mediahost/journal`, else
-// `~/.pulumi/mediahost/journal`; files 0600 in a 0700 directory. Runs on another machine (or with
-// another journal directory) do not see the notes: there, `adopt: true` is the way, and the
-// in-process record of the run still keeps a resource from deleting what another one took over.
+// Where: the configuration's journal directory (`$MEDIAHOST_JOURNAL_DIR`, else
+// `$PULUMI_HOME/mediahost/journal`: provider/config.ts); files 0600 in a 0700 directory. Runs on
+// another machine (or with another journal directory) do not see the notes: there, `adopt: true`
+// is the way, and the in-process record of the run still keeps a resource from deleting what
+// another one took over.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 
 export type Note =
@@ -28,22 +28,21 @@ export type Note =
   | { state: "kept"; at: string; reason: string }
   | { state: "claimed"; at: string; token: string };
 
-function journalDir(): string {
-  if (process.env.MEDIAHOST_JOURNAL_DIR) return process.env.MEDIAHOST_JOURNAL_DIR;
-  const home = process.env.PULUMI_HOME || join(homedir(), ".pulumi");
-  return join(home, "mediahost", "journal");
-}
-
 /** One stack's notes for one account, kept in memory and written through to disk. */
 export class StackJournal {
   private readonly file: string;
   private notes: Record<string, Note> | undefined;
 
-  constructor(owner: string, baseUrl: string, accountAlias: string) {
+  constructor(
+    private readonly dir: string,
+    owner: string,
+    baseUrl: string,
+    accountAlias: string,
+  ) {
     const key = createHash("sha256")
       .update(JSON.stringify([owner, baseUrl, accountAlias]))
       .digest("hex");
-    this.file = join(journalDir(), `${key.slice(0, 32)}.json`);
+    this.file = join(dir, `${key.slice(0, 32)}.json`);
   }
 
   private load(): Record<string, Note> {
@@ -65,7 +64,7 @@ export class StackJournal {
   }
 
   private save(): void {
-    mkdirSync(journalDir(), { recursive: true, mode: 0o700 });
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(this.notes ?? {}), { mode: 0o600 });
     renameSync(tmp, this.file);
@@ -113,19 +112,20 @@ export class StackJournal {
   }
 
   /**
-   * The folder at `path` is gone (or was just made anew): nothing noted about objects at or under
-   * it holds any more — a later create there must not take over what someone else put there.
-   * `except` keeps one note (the folder's own "creating", until the state has it).
+   * An object that holds others (a folder) is gone, or was just made anew: nothing noted about
+   * the objects it holds (`holds(kind, id)`) is true any more, so a later create of one must not
+   * take over what someone else put there. `except` keeps one note (the container's own
+   * "creating", until the state has it).
    */
-  forgetUnder(path: string, except?: { kind: string; id: string }): void {
+  forgetHeld(holds: (kind: string, id: string) => boolean, except?: { kind: string; id: string }): void {
     const notes = this.load();
     const kept = except ? `${except.kind} ${except.id}` : undefined;
-    const under = Object.keys(notes).filter((key) => {
-      const id = key.slice(key.indexOf(" ") + 1);
-      return key !== kept && (id === path || id.startsWith(`${path}/`));
+    const held = Object.keys(notes).filter((key) => {
+      const cut = key.indexOf(" ");
+      return key !== kept && holds(key.slice(0, cut), key.slice(cut + 1));
     });
-    for (const key of under) delete notes[key];
-    if (under.length > 0) this.save();
+    for (const key of held) delete notes[key];
+    if (held.length > 0) this.save();
   }
 }
 
@@ -133,15 +133,16 @@ const journals = new Map<string, StackJournal>();
 
 /** The journal of `owner` for one account (shared within the process); undefined without an owner. */
 export function journalFor(
+  dir: string,
   owner: string | undefined,
   baseUrl: string,
   accountAlias: string,
 ): StackJournal | undefined {
   if (!owner) return undefined;
-  const key = JSON.stringify([owner, baseUrl, accountAlias]);
+  const key = JSON.stringify([dir, owner, baseUrl, accountAlias]);
   let journal = journals.get(key);
   if (!journal) {
-    journal = new StackJournal(owner, baseUrl, accountAlias);
+    journal = new StackJournal(dir, owner, baseUrl, accountAlias);
     journals.set(key, journal);
   }
   return journal;

@@ -1,22 +1,17 @@
-// One provider process's state: the stack config it was configured with, one account context per
-// set of credentials, the stack it works for, and what this run's steps have said about each
-// other — which resources are being replaced, and which objects a new resource took over from
+// One provider process's state: the configuration it was given, one account context per set of
+// credentials, the stack it works for, and what this run's steps have said about each other —
+// which resources are being replaced, and which objects a new resource took over ("claimed") from
 // another resource of the stack. The engine runs one provider process per `pulumi` command, so
-// "this run" is this session.
+// "this run" is this session. Both faces make one from a Configuration (provider/config.ts).
 import { randomUUID } from "node:crypto";
 import { AccountContext, type ContextOptions } from "./account/context";
 import { TokenCache } from "./client";
-import { type Credentials, credentialsFor, DEFAULT_ACCOUNT, resolveAccounts } from "./config";
+import { type Configuration, type Credentials, credentialsFor, DEFAULT_ACCOUNT } from "./config";
 import { journalFor, type StackJournal } from "./journal";
 import type { Kind, Recorded } from "./resources/kind";
 
 type Props = Record<string, unknown>;
-
-export interface SessionConfig {
-  config: (key: string) => string | undefined;
-  env: NodeJS.ProcessEnv;
-  options?: ContextOptions;
-}
+type State = Props & Recorded;
 
 /** What identifies an object across resources: the service, the account, the kind and its id. */
 function objectKey(baseUrl: string, accountAlias: string, kind: string, id: string): string {
@@ -26,26 +21,28 @@ function objectKey(baseUrl: string, accountAlias: string, kind: string, id: stri
 const fingerprint = (c: Credentials) => TokenCache.key(c.baseUrl, c.clientId, c.clientSecret);
 
 export class Session {
-  private readonly accounts: Map<string, Credentials | Error>;
   private readonly contexts = new Map<string, AccountContext>();
   private readonly options: ContextOptions;
-  /** The stack this process works for (the SDK's hidden owner input). */
+  /** The stack this process works for (told by the face): keys the stack journal. */
   owner?: string;
   /** Old states of resources this run replaces, by kind and the id of their replacement. */
-  private readonly replacements = new Map<string, (Props & Recorded)[]>();
-  /** Paths of folders this run moves away (replaces with another path or account). */
-  private readonly leavingFolders = new Set<string>();
+  private readonly replacements = new Map<string, State[]>();
+  /** Objects that contain others (Kind.contains) which this run replaces, with their kind. */
+  private readonly leavingContainers: { kind: Kind; accountAlias: unknown; id: string }[] = [];
   /** Objects a resource of this run took over from another, with the new holder's token. */
   private readonly claims = new Map<string, string>();
 
-  constructor(config: SessionConfig) {
-    this.accounts = resolveAccounts({ config: config.config, env: config.env });
-    this.options = config.options ?? {};
+  constructor(
+    readonly configuration: Configuration,
+    /** Test-only overrides of the writer's and the client's settings. */
+    options: ContextOptions = {},
+  ) {
+    this.options = { ...options, client: { ...configuration.client, ...options.client } };
   }
 
   /** The credentials of an account name: an error naming the config keys to set when they are missing. */
   credentials(name: string | undefined): Credentials {
-    return credentialsFor(this.accounts, name);
+    return credentialsFor(this.configuration.accounts, name);
   }
 
   /** The context of an account name; names with the same credentials share one. */
@@ -70,22 +67,20 @@ export class Session {
   }
 
   journal(ctx: AccountContext, accountAlias: string): StackJournal | undefined {
-    return journalFor(this.owner, ctx.client.baseUrl, accountAlias);
+    return journalFor(this.configuration.journalDir, this.owner, ctx.client.baseUrl, accountAlias);
   }
 
-  /** The engine will replace the resource whose state is `olds` by one with `newId`. */
-  planReplacement(kind: Kind, olds: Props & Recorded, newId: string | undefined): void {
+  /** The engine will replace the resource of `kind` whose state is `olds` by one with `newId`. */
+  planReplacement(kind: Kind, id: string, olds: State, newId: string | undefined): void {
     if (newId !== undefined) {
       const key = JSON.stringify([kind.name, newId]);
       this.replacements.set(key, [...(this.replacements.get(key) ?? []), olds]);
     }
-    if (kind.name === "Folder" && typeof olds.path === "string") {
-      this.leavingFolders.add(JSON.stringify([olds.accountAlias, olds.path]));
-    }
+    if (kind.contains) this.leavingContainers.push({ kind, accountAlias: olds.accountAlias, id });
   }
 
   /** The state of a resource this run replaces by one with the id `id`, if the engine said so. */
-  replaced(kind: Kind, id: string): (Props & Recorded) | undefined {
+  replaced(kind: Kind, id: string): State | undefined {
     return this.replacements.get(JSON.stringify([kind.name, id]))?.[0];
   }
 
@@ -95,7 +90,7 @@ export class Session {
   }
 
   /** The state of a resource being replaced in this run by a new one holding the same object, if any. */
-  replacedHolder(kind: Kind, id: string, ctx: AccountContext, accountAlias: string) {
+  replacedHolder(kind: Kind, id: string, ctx: AccountContext, accountAlias: string): State | undefined {
     const candidates = this.replacements.get(JSON.stringify([kind.name, id])) ?? [];
     return candidates.find(
       (olds) =>
@@ -113,12 +108,14 @@ export class Session {
     }
   }
 
-  /** Whether a Folder at `path` of the account is being moved away in this run. */
-  folderLeaving(accountAlias: string, path: string): boolean {
-    return this.leavingFolders.has(JSON.stringify([accountAlias, path]));
+  /** Whether an object that contains the object `kind`/`id` of the account is being replaced in this run. */
+  containerLeaving(accountAlias: string, kind: Kind, id: string): boolean {
+    return this.leavingContainers.some(
+      (c) => c.accountAlias === accountAlias && c.kind.contains?.(c.id, kind.name, id) === true,
+    );
   }
 
-  /** A new resource takes over an object: returns the token it records as its hold. */
+  /** A new resource takes over an object: returns the token it records as its claim. */
   claim(baseUrl: string, accountAlias: string, kind: string, id: string): string {
     const token = randomUUID();
     this.claims.set(objectKey(baseUrl, accountAlias, kind, id), token);

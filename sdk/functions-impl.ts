@@ -1,17 +1,20 @@
-// The data functions' work: argument checks and API calls, in the program's process. Loaded on
-// the first call (sdk/functions.ts), so that programs that only declare resources never load the
-// HTTP client or the schemas.
+// The data functions' work: argument checks and API calls, in the program's process, through the
+// configuration and a session of their own (not the lifecycle). Loaded on the first call
+// (sdk/functions.ts), so that programs that only declare resources never load the HTTP client or
+// the schemas.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { createSession } from "../provider/adapter";
 import { listFolder as listAll, ProviderError } from "../provider/client";
+import { readConfiguration } from "../provider/config";
 import { ManagedPath } from "../provider/resources/schema";
-import type { Session } from "../provider/session";
+import { Session } from "../provider/session";
 
 let session: Session | undefined;
 
 function client(account: string | undefined) {
-  session ??= createSession({ config: (key) => pulumi.runtime.getConfig(key), env: process.env });
+  session ??= new Session(
+    readConfiguration({ config: (key) => pulumi.runtime.getConfig(key), env: process.env }),
+  );
   return session.context(account).client;
 }
 

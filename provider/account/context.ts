@@ -1,8 +1,8 @@
 // One account's shared state in a provider process: the client (and so the token and the
 // rate-limit readings), the account object as last read, the writer of the account object, the
-// queues that serialize whole-object writes per object, and what this run has learned about
-// folders. Every resource of the account in one `pulumi` command shares it.
-
+// locks that serialize whole-object writes per object, and what kinds learn during one run
+// (`shared`). Every resource of the account in one `pulumi` command shares it.
+import { Mutex } from "async-mutex";
 import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
 import { type ClientOptions, MediahostClient } from "../client";
@@ -17,40 +17,14 @@ export interface ContextOptions {
   writer?: WriterOptions;
 }
 
-/** What one run has learned about folders of the account. */
-export class FolderFacts {
-  /** Folders this process made as parents of another folder: not "someone else's". */
-  readonly implicitParents = new Set<string>();
-  /**
-   * Folders a Folder create of this process made with `mkdir`: their own options and meta are
-   * empty, so the first FolderOptions and FolderMeta create on them need not read them first.
-   */
-  private readonly fresh = { options: new Set<string>(), meta: new Set<string>() };
-
-  madeFresh(path: string): void {
-    this.fresh.options.add(path);
-    this.fresh.meta.add(path);
-  }
-
-  /** True once per folder this process just created: its own options (or meta) are known to be empty. */
-  takeFresh(part: "options" | "meta", path: string): boolean {
-    return this.fresh[part].delete(path);
-  }
-
-  forget(path: string): void {
-    this.fresh.options.delete(path);
-    this.fresh.meta.delete(path);
-  }
-}
-
 export class AccountContext {
   readonly client: MediahostClient;
   readonly writer: AccountWriter;
-  readonly folders = new FolderFacts();
   /** Folder listings of this run, which answer for the existence of many entries at once. */
   readonly listings: Listings;
   private latest?: Promise<Account>;
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly locks = new Map<string, Mutex>();
+  private readonly facts = new Map<string, unknown>();
 
   constructor(
     /** The account name in the stack's config ("default" for the top-level keys). */
@@ -106,13 +80,20 @@ export class AccountContext {
    * writes of one object (a folder's options) never interleave within the process.
    */
   serial<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const before = this.queues.get(key) ?? Promise.resolve();
-    const run = before.then(task, task);
-    const tail = run.catch(() => {});
-    this.queues.set(key, tail);
-    void tail.then(() => {
-      if (this.queues.get(key) === tail) this.queues.delete(key);
-    });
-    return run;
+    let lock = this.locks.get(key);
+    if (!lock) {
+      lock = new Mutex();
+      this.locks.set(key, lock);
+    }
+    return lock.runExclusive(task);
+  }
+
+  /**
+   * What a kind learns about this account during one run, kept here under `key` (made by `make`
+   * on first use): e.g. which folders this run made (provider/resources/tree.ts).
+   */
+  shared<T>(key: string, make: () => T): T {
+    if (!this.facts.has(key)) this.facts.set(key, make());
+    return this.facts.get(key) as T;
   }
 }

@@ -11,6 +11,7 @@
 import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
 import { type MediahostClient, MediahostError } from "../client";
+import { baseName, parentOf } from "../paths";
 
 type DirEntry = z.infer<typeof schemas.DirEntry>;
 
@@ -67,9 +68,8 @@ export class Listings {
 
   /** The entry at `path` as its parent's listing shows it (see the module comment). */
   async lookup(path: string): Promise<Lookup> {
-    const cut = path.lastIndexOf("/");
-    const parentPath = cut <= 0 ? "/" : path.slice(0, cut);
-    const name = path.slice(cut + 1);
+    const parentPath = parentOf(path);
+    const name = baseName(path);
     let parent = this.parents.get(parentPath);
     if (!parent) {
       parent = new ParentListing(this.client, parentPath);

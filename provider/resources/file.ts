@@ -11,8 +11,9 @@ import { z } from "zod";
 import { MediahostError } from "../client";
 import { type Content, digest, remoteDigest, sha256, upload, uploadFingerprint } from "../client/transfer";
 import { ProviderError } from "../errors";
+import { parentOf } from "../paths";
 import { defineKind, type KindContext } from "./kind";
-import { Adopt, ManagedPath, parentOf } from "./schema";
+import { Adopt, ManagedPath } from "./schema";
 import { mkdirWithParents } from "./tree";
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, { message: "must be a SHA-256 in hex (64 characters)" });
@@ -223,7 +224,7 @@ export const file = defineKind({
         );
       }
     }
-    // gone meanwhile is the adapter's to take as done
+    // gone meanwhile is the lifecycle's to take as done
     await ctx.client.ops.deleteFile({ query: { filename: olds.path } });
   },
 });

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { sameSet } from "../diff";
 import { defineKind, type KindContext } from "./kind";
 import { ManagedPath } from "./schema";
+import { treeOf } from "./tree";
 
 const inputs = z
   .strictObject({
@@ -81,7 +82,7 @@ export const folderMeta = defineKind({
   async create(ctx, meta) {
     const { path } = meta;
     // a folder this process just created has no meta: no read needed
-    if (ctx.account.folders.takeFresh("meta", path)) {
+    if (treeOf(ctx.account).takeFresh("meta", path)) {
       await converge(ctx, path, {}, meta);
       return {};
     }
@@ -105,7 +106,7 @@ export const folderMeta = defineKind({
   },
 
   async delete(ctx, olds) {
-    if (ctx.folderLeaving(olds.path)) {
+    if (ctx.containerLeaving) {
       // the folder is being moved away: its meta goes with it, or stays with it if its delete fails
       ctx.keep("left with its folder, which this run moves");
       return;

@@ -16,6 +16,7 @@ import { readBackPause, rewritePause } from "../account/read-back";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
 import { ManagedPath } from "./schema";
+import { treeOf } from "./tree";
 
 type Key = keyof z.infer<typeof schemas.FolderOptions>;
 const KEYS = Object.keys(schemas.FolderOptions.shape) as Key[];
@@ -107,7 +108,7 @@ export const folderOptions = defineKind({
 
   async create(ctx, options) {
     const { path } = options;
-    const fresh = ctx.account.folders.takeFresh("options", path);
+    const fresh = treeOf(ctx.account).takeFresh("options", path);
     await ctx.account.serial(`options ${path}`, async () => {
       const live = fresh ? {} : await liveOptions(ctx, path);
       const taken = KEYS.filter((k) => options[k] !== undefined && live[k] !== undefined);
@@ -135,7 +136,7 @@ export const folderOptions = defineKind({
   },
 
   async delete(ctx, olds) {
-    if (ctx.folderLeaving(olds.path)) {
+    if (ctx.containerLeaving) {
       // the folder is being moved away: the options go with it, or stay with it if its delete fails
       ctx.keep("left with its folder, which this run moves");
       return;

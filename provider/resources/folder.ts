@@ -6,9 +6,10 @@
 import { z } from "zod";
 import { MediahostError, waitForJob } from "../client";
 import { ProviderError } from "../errors";
+import { isAtOrUnder } from "../paths";
 import { type CreateContext, defineKind, type KindContext } from "./kind";
 import { FolderPath } from "./schema";
-import { mkdirWithParents } from "./tree";
+import { mkdirWithParents, treeOf } from "./tree";
 
 const inputs = z.strictObject({
   /** Absolute path, e.g. `/products/shoes`. Missing parents are created; only this folder is managed. Changing it replaces the folder. */
@@ -77,7 +78,8 @@ export const folder = defineKind({
     cdnUrl: z.string().optional(),
   },
   replaceOn: ["path"],
-  contains: true,
+  // a folder contains every object at or under its path
+  contains: (own, _kind, other) => isAtOrUnder(other, own),
   id: (i) => i.path,
   docs: {
     properties: "`path`, `forceDestroy`, `adopt`; output `cdnUrl`",
@@ -90,7 +92,7 @@ export const folder = defineKind({
     await refuseHalfMove(ctx, path);
     const made = await mkdirWithParents(ctx, path, true);
     if (made === "created") {
-      ctx.account.folders.madeFresh(path);
+      treeOf(ctx.account).madeFresh(path);
     } else {
       const stat = await ctx.client.ops.stat({ query: { filename: path } }).catch((err: unknown) => {
         if (err instanceof MediahostError && err.isNotFound) return undefined;
@@ -100,7 +102,7 @@ export const folder = defineKind({
         throw new ProviderError(`exists in account "${ctx.accountAlias}" as a file, not a folder`);
       }
       // a parent this process made for another folder is not someone else's
-      if (!ctx.account.folders.implicitParents.has(path)) ctx.found("the folder");
+      if (!treeOf(ctx.account).implicitParents.has(path)) ctx.found("the folder");
     }
     return { cdnUrl: await cdnUrl(ctx, path) };
   },
@@ -122,7 +124,7 @@ export const folder = defineKind({
 
   async delete(ctx, olds) {
     const { path } = olds;
-    ctx.account.folders.forget(path);
+    treeOf(ctx.account).forget(path);
     if (olds.__adopted && !olds.forceDestroy) {
       ctx.info(`Folder ${path}: left in place: it existed before this stack adopted it`);
       return;

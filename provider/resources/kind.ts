@@ -2,8 +2,8 @@
 // only what is its own — its input schema (the one source of its shape: the SDK's types, the
 // diffed properties and the README's table derive from it), its replace and equivalence rules,
 // and its API calls. Everything kinds share (the account check, carrying `accountAlias`, read
-// inputs, "not found" meaning gone, the create journal, takeovers and holds, error shaping) is
-// the adapter's (provider/adapter.ts).
+// inputs, "not found" meaning gone, the stack journal, takeovers, error shaping) is the
+// lifecycle's (provider/lifecycle.ts). A kind talks to it only through the contexts below.
 import type { z } from "zod";
 import type { AccountContext } from "../account/context";
 import type { MediahostClient } from "../client";
@@ -34,9 +34,9 @@ export interface KindContext {
 
 export interface CreateContext extends KindContext {
   /**
-   * The account the create lands in is known (kinds writing through the account writer learn it
-   * on the writer's read, and call this before anything is written): notes the create in the
-   * stack's journal. The adapter calls it itself for every other kind.
+   * The account the create lands in is known ("landed"): kinds writing through the account writer
+   * learn it on the writer's read, and call this before anything is written; it notes the create
+   * in the stack's journal. The lifecycle calls it itself for every other kind.
    */
   landed(accountAlias: string): void;
   /**
@@ -54,11 +54,15 @@ export interface CreateContext extends KindContext {
 }
 
 export interface DeleteContext extends KindContext {
-  /** Whether a `Folder` resource at `path` is being moved away (replaced) in this run. */
-  folderLeaving(path: string): boolean;
   /**
-   * The resource leaves the state without touching the object, which stays this stack's: a later
-   * create of the same object by this stack takes it over without `adopt` (docs/reliability.md).
+   * Whether an object that contains this one (`Kind.contains`: a folder, for the paths at or under
+   * it) is being replaced in this run: what it contains goes (or stays) with it.
+   */
+  readonly containerLeaving: boolean;
+  /**
+   * The resource leaves the state without touching the object, which stays this stack's ("kept"):
+   * a later create of the same object by this stack takes it over without `adopt`
+   * (docs/reliability.md).
    */
   keep(reason: string): void;
 }
@@ -84,32 +88,33 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
    * of configuration already shows in an input, so drift reports leave these out.
    */
   readonly observations?: readonly string[];
-  /** Properties whose change replaces the object (`account` is the adapter's to judge). */
+  /** Properties whose change replaces the object (`account` is the lifecycle's to judge). */
   readonly replaceOn: readonly (keyof z.output<S> & string)[];
   readonly equivalent?: Partial<Record<keyof z.output<S> & string, Equivalence>>;
   readonly deleteBeforeReplace?: boolean;
   /**
-   * The object holds others under its id (a folder holds the paths under it): once it is deleted,
-   * or created anew, what the stack journal noted about objects under it no longer holds.
+   * The object contains others (a folder: every object at or under its path): once it is deleted,
+   * or created anew, what the stack journal noted about them is no longer true, and while it is
+   * being replaced, their deletes leave them to it (DeleteContext.containerLeaving).
    */
-  readonly contains?: boolean;
+  contains?(ownId: string, otherKind: string, otherId: string): boolean;
   /** The object's natural key in its account, which is the resource's id (the account's alias for a singleton). */
   id(inputs: z.output<S>, accountAlias?: string): string;
   readonly docs: KindDocs;
   /**
    * The kind writes through the account writer, which checks the account on the read it makes
-   * just before each write: the adapter does not read the account first.
+   * just before each write: the lifecycle does not read the account first.
    */
   readonly viaAccountWriter?: boolean;
 
   create(ctx: CreateContext, inputs: z.output<S>): Promise<X>;
-  /** The managed properties as they are now (the adapter keeps the rest); undefined when gone. */
+  /** The managed properties as they are now (the lifecycle keeps the rest); undefined when gone. */
   read(ctx: KindContext, olds: State<S, X>): Promise<Partial<z.output<S> & X> | undefined>;
   update(ctx: KindContext, olds: State<S, X>, news: z.output<S>): Promise<X>;
   delete(ctx: DeleteContext, olds: State<S, X>): Promise<void>;
 }
 
-/** A resource's recorded outputs: its inputs, its own outputs and what the adapter records. */
+/** A resource's recorded outputs: its inputs, its own outputs and what the lifecycle records. */
 export type State<S extends z.ZodObject, X extends object> = z.output<S> & X & Recorded;
 
 /** Declares a kind with its types checked (no behaviour of its own). */
@@ -118,9 +123,3 @@ export function defineKind<S extends z.ZodObject, X extends object>(
 ): Kind<S, X> {
   return kind;
 }
-
-/** The inputs a kind's SDK class takes: the schema's input type plus `account`. */
-export type InputsOf<K> = K extends Kind<infer S, object> ? z.input<S> & { account?: string } : never;
-/** The outputs a kind's SDK class exposes. */
-export type OutputsOf<K> =
-  K extends Kind<infer S, infer X> ? z.output<S> & X & { account?: string; accountAlias: string } : never;

@@ -26,9 +26,3 @@ export const AliasName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/, {
 
 /** `adopt`, for kinds whose objects can exist before the stack creates them. */
 export const Adopt = z.boolean().optional();
-
-/** The parent folder of a path ("/" for a top-level one). */
-export function parentOf(path: string): string {
-  const cut = path.lastIndexOf("/");
-  return cut <= 0 ? "/" : path.slice(0, cut);
-}

@@ -1,17 +1,19 @@
 // Nothing lost when the provider is not alone (docs/reliability.md): other writers of the same
 // account at the same time, a failed move undone, an `account` rename that reaches the same
 // account, and objects that are someone else's. Each provider process is a Lifecycle of its own
-// (provider/adapter.ts), driven here the way the engine drives it: check, diff, create, read,
+// (provider/dynamic.ts), driven here the way the engine drives it: check, diff, create, read,
 // update, delete.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
-import { createSession, Lifecycle } from "../../provider/adapter";
 import { MediahostClient, sharedTokenCache } from "../../provider/client";
+import { readConfiguration } from "../../provider/config";
+import { DynamicFace } from "../../provider/dynamic";
 import { OWNER_KEY } from "../../provider/hidden";
 import { journalFor, resetJournals } from "../../provider/journal";
+import { Session } from "../../provider/session";
 import { putFile } from "./helpers/files";
 
 type Props = Record<string, unknown>;
@@ -50,7 +52,9 @@ function run(config: Record<string, string> = {}, owner = "org/proj/dev") {
     "mediahost:clientSecret": "demo-secret",
     ...config,
   };
-  const lc = new Lifecycle(createSession({ config: (k) => all[k], env: {} }));
+  const lc = new DynamicFace(
+    new Session(readConfiguration({ config: (k) => all[k], env: { MEDIAHOST_JOURNAL_DIR: journalDir } })),
+  );
   const withOwner = (p: Props) => ({ ...PROVIDER, ...p, [OWNER_KEY]: owner });
   return {
     async create(kind: string, inputs: Props) {
@@ -326,7 +330,7 @@ describe("what the stack journal noted under a folder", () => {
     const r = run();
     const folder = await r.create("Folder", { path: "/moved" });
     // a failed move left the folder's meta in place as this stack's (docs/reliability.md)
-    journalFor("org/proj/dev", emulator.url, "demo")?.keep(
+    journalFor(journalDir, "org/proj/dev", emulator.url, "demo")?.keep(
       "FolderMeta",
       "/moved",
       "its folder was moving away",

@@ -10,17 +10,15 @@ import { journalFor, resetJournals, StackJournal } from "../../provider/journal"
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "mediahost-journal-unit-"));
-  process.env.MEDIAHOST_JOURNAL_DIR = join(dir, "journal");
   resetJournals();
 });
 afterEach(async () => {
-  delete process.env.MEDIAHOST_JOURNAL_DIR;
   resetJournals();
   await rm(dir, { recursive: true, force: true });
 });
 
 const journal = (owner = "org/proj/dev", baseUrl = "http://127.0.0.1:1", alias = "demo") =>
-  new StackJournal(owner, baseUrl, alias);
+  new StackJournal(join(dir, "journal"), owner, baseUrl, alias);
 
 describe("stack journal", () => {
   it("tells a later process that an earlier one began the same create", () => {
@@ -78,9 +76,9 @@ describe("stack journal", () => {
   });
 
   it("needs an owner: without one (an older SDK) there is no journal", () => {
-    expect(journalFor(undefined, "http://127.0.0.1:1", "demo")).toBeUndefined();
-    expect(journalFor("o/p/s", "http://127.0.0.1:1", "demo")).toBe(
-      journalFor("o/p/s", "http://127.0.0.1:1", "demo"),
+    expect(journalFor(dir, undefined, "http://127.0.0.1:1", "demo")).toBeUndefined();
+    expect(journalFor(dir, "o/p/s", "http://127.0.0.1:1", "demo")).toBe(
+      journalFor(dir, "o/p/s", "http://127.0.0.1:1", "demo"),
     );
   });
 });

@@ -2,7 +2,16 @@
 // secrets, and working. Checked against the compiled dist/ in a plain Node process, both as a
 // user gets it (the package installed under node_modules) and inside this repository.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,7 +47,11 @@ beforeAll(() => {
   mkdirSync(pkg, { recursive: true });
   cpSync(join(repo, "package.json"), join(pkg, "package.json"));
   cpSync(join(repo, "dist"), join(pkg, "dist"), { recursive: true });
-  for (const dep of ["@pulumi", "mediahost-contract", "undici", "zod"])
+  // every dependency the package declares, as npm would install it beside the package
+  const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
+  for (const dep of new Set(Object.keys(manifest.dependencies).map((d) => d.split("/")[0]!)))
     symlinkSync(join(repo, "node_modules", dep), join(project, "node_modules", dep));
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true }));
 });

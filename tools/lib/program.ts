@@ -2,6 +2,7 @@
 // tsconfig.json, and the files it declares under files/) that declares it. Pure: no I/O, so it
 // is unit-tested directly.
 
+import { parentOf } from "../../provider/paths";
 import { PULUMI_RANGE } from "../../provider/version";
 import { identifier, NameAllocator, slug } from "./names";
 import type { AccountSnapshot, FolderSnapshot } from "./read-account";
@@ -59,8 +60,6 @@ export function literal(value: unknown, indent = ""): string {
   }
   return JSON.stringify(value);
 }
-
-const parentOf = (path: string) => (path.lastIndexOf("/") <= 0 ? "/" : path.slice(0, path.lastIndexOf("/")));
 
 export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptions): GeneratedProgram {
   const names = {

@@ -15,7 +15,7 @@ export interface SpawnedEmulator {
 /** The package's built CLI, seen from this file's source or from a compiled copy of it. */
 function cliPath(): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    const built = join(dir, "emulator", "dist", "emulator", "cli.js");
+    const built = join(dir, "emulator", "dist", "cli.js");
     if (existsSync(built)) return built;
   }
   throw new Error("emulator/dist/cli.js not found: build first (npm run build)");

@@ -4,8 +4,8 @@
 import type { EmulatorState } from "../../../emulator/control";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator/index";
 import * as provider from "../../../provider";
-import { resetSession } from "../../../provider/adapter";
 import { MediahostClient, sharedTokenCache } from "../../../provider/client";
+import { resetSession } from "../../../provider/dynamic";
 
 export type Props = Record<string, unknown>;
 

@@ -1,0 +1,169 @@
+// One create, as the lifecycle runs it (provider/lifecycle.ts), and the context the kind's
+// `create` is handed (CreateContext, provider/resources/kind.ts). It decides whether the new
+// resource may take over an object that exists already:
+//
+// - `adopt: true`: yes, and what the object held is recorded to put back on delete;
+// - the stack journal noted this create before (an interrupted earlier run of this stack made
+//   it), or noted the object as this stack's own ("kept" after a refused delete): yes;
+// - a resource this run replaces holds the same object (an `account` rename that reaches the same
+//   account): the new resource takes it over as an update, and records a "claim" so that the old
+//   resource's delete leaves it;
+// - otherwise: no, with an error saying how to adopt it.
+import type { AccountContext } from "./account/context";
+import { ProviderError } from "./errors";
+import type { StackJournal } from "./journal";
+import { describe, kindContext } from "./lifecycle";
+import { log } from "./log";
+import type { CreateContext, Kind, Recorded } from "./resources/kind";
+import type { Session } from "./session";
+
+type Props = Record<string, unknown>;
+
+/** The message of a create that found the object there already. */
+export function adoptHint(what: string, account: string): string {
+  return (
+    `${what} already exists in account "${account}". To manage the existing one, ` +
+    `set \`adopt: true\` on this resource (it then takes over the object as it is, applies the ` +
+    "declared properties, and on delete puts back what it found); to keep it unmanaged, choose " +
+    "another name. (An interrupted run, or a failed move, of this same stack is recognised on " +
+    "the machine that ran it; elsewhere `adopt: true` is the way.)"
+  );
+}
+
+export class Creation implements CreateContext {
+  readonly id: string;
+  private readonly resource: string;
+  private alias?: string;
+  private hasLanded = false;
+  private journal?: StackJournal;
+  /** An earlier run of this stack noted this create and never saw it saved. */
+  private earlier = false;
+  private takeover?: { adopted: boolean; prior?: unknown };
+
+  constructor(
+    private readonly session: Session,
+    private readonly kind: Kind,
+    private readonly ctx: AccountContext,
+    private readonly inputs: Props,
+  ) {
+    this.id = kind.id(inputs as never);
+    this.resource = describe(kind, inputs);
+  }
+
+  // ---- the context the kind sees -------------------------------------------------------------------
+
+  get client() {
+    return this.ctx.client;
+  }
+
+  get account() {
+    return this.ctx;
+  }
+
+  get accountAlias(): string {
+    if (this.alias === undefined)
+      throw new Error(`${this.resource}: the account is not known yet (landed() first)`);
+    return this.alias;
+  }
+
+  info(message: string): void {
+    log.info(message);
+  }
+
+  warn(message: string): void {
+    log.warn(message);
+  }
+
+  get replacing(): (Props & Recorded) | undefined {
+    return this.session.replaced(this.kind, this.id);
+  }
+
+  landed(accountAlias: string): void {
+    if (this.hasLanded) return;
+    this.hasLanded = true;
+    this.alias = accountAlias;
+    this.journal = this.session.journal(this.ctx, accountAlias);
+    this.earlier = this.journal?.beginCreate(this.kind.name, this.id) ?? false;
+  }
+
+  found(what: string, prior?: unknown): void {
+    const alias = this.accountAlias;
+    if (this.inputs.adopt === true) {
+      this.takeover = { adopted: true, prior };
+      return;
+    }
+    const note = this.journal?.note(this.kind.name, this.id);
+    if (this.earlier || note?.state === "kept") {
+      const why = this.earlier
+        ? "an interrupted earlier run of this stack created it (it was never saved in the state)"
+        : "it is this stack's own, left in place earlier";
+      log.info(`${this.resource}: ${what} exists already; ${why}: taking it over`);
+      this.takeover = { adopted: false };
+      return;
+    }
+    this.journal?.forget(this.kind.name, this.id);
+    throw new ProviderError(adoptHint(what, alias));
+  }
+
+  get tookOver(): boolean {
+    return this.takeover !== undefined;
+  }
+
+  // ---- the steps the lifecycle runs ----------------------------------------------------------------
+
+  /**
+   * Learns the account the create lands in, unless the kind writes through the account writer,
+   * which learns it on the read it makes just before writing (and calls `landed`).
+   */
+  async learnAccount(): Promise<void> {
+    if (!this.kind.viaAccountWriter) this.landed(await this.ctx.alias(undefined, this.resource));
+  }
+
+  /**
+   * When a resource this run replaces holds the same object (the same account under another
+   * name), the new resource takes it over as an update: its outputs, or undefined otherwise.
+   */
+  async takeFromReplaced(): Promise<{ id: string; outs: Props } | undefined> {
+    if (!this.session.replacing(this.kind, this.id)) return undefined;
+    const alias = this.alias ?? (await this.ctx.alias(undefined, this.resource));
+    const holder = this.session.replacedHolder(this.kind, this.id, this.ctx, alias);
+    if (!holder) return undefined;
+    const extra = await this.kind.update(kindContext(this.ctx, alias), holder as never, this.inputs as never);
+    const claim = this.claim(alias);
+    const outs = {
+      ...this.inputs,
+      ...extra,
+      accountAlias: alias,
+      __adopted: holder.__adopted,
+      __claim: claim,
+    };
+    return { id: this.id, outs };
+  }
+
+  /** The resource's id and outputs once the kind's create has returned `extra`. */
+  finish(extra: object): { id: string; outs: Props } {
+    const alias = this.accountAlias;
+    const outs: Props = { ...this.inputs, ...extra, accountAlias: alias };
+    const id = this.kind.id(this.inputs as never, alias);
+    const contains = this.kind.contains?.bind(this.kind);
+    // made anew: nothing noted about what it contains is this stack's any more
+    if (!this.takeover && contains) {
+      this.journal?.forgetHeld((k, other) => contains(id, k, other), { kind: this.kind.name, id: this.id });
+    }
+    if (this.takeover) {
+      if (this.takeover.adopted) {
+        outs.__adopted = this.takeover.prior === undefined ? {} : { prior: this.takeover.prior };
+      }
+      // another resource of the stack may still hold it (a pending delete of an undone move)
+      outs.__claim = this.claim(alias);
+    }
+    return { id, outs };
+  }
+
+  /** Records that this resource now holds the object, for this run and (in the journal) later ones. */
+  private claim(alias: string): string {
+    const token = this.session.claim(this.ctx.client.baseUrl, alias, this.kind.name, this.id);
+    this.session.journal(this.ctx, alias)?.claim(this.kind.name, this.id, token);
+    return token;
+  }
+}

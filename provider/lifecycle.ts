@@ -1,0 +1,295 @@
+// The lifecycle every kind shares, for one provider process (one session), whichever face calls
+// it: input checks, the normalized diff, the account check, carrying `accountAlias`, read inputs
+// derived from the schema, "not found" meaning gone, the stack journal, takeovers between
+// resources of one stack, and one-line errors. A face (provider/dynamic.ts, provider/native/)
+// turns its protocol into these calls; a kind (provider/resources/*) declares only its schema, its
+// rules and its API calls, and is handed a context (provider/resources/kind.ts).
+//
+// Properties here are a resource's own: no face's bookkeeping (the dynamic face's `__provider`,
+// its kind and owner keys) reaches the lifecycle.
+import type { z } from "zod";
+import type { AccountContext } from "./account/context";
+import { MediahostError } from "./client";
+import { Creation } from "./creation";
+import { canonical, containsUnknown, UNKNOWN } from "./diff";
+import { shaped } from "./errors";
+import { log } from "./log";
+import type { DeleteContext, Kind, KindContext, Recorded } from "./resources/kind";
+import type { Session } from "./session";
+
+type Props = Record<string, unknown>;
+type State = Props & Recorded;
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface DiffResult {
+  /** The changed properties, in the kind's order (`account` first). */
+  changes: string[];
+  /** Those of the changes that replace the object. */
+  replaces: string[];
+  /** Whether the old object must go before the new one is made. */
+  deleteBeforeReplace: boolean;
+}
+
+/** The input properties of a kind: `account` and its schema's keys, in that order. */
+export function propertiesOf(kind: Kind): string[] {
+  return ["account", ...Object.keys(kind.inputs.shape)];
+}
+
+/** How messages name a resource's object, e.g. `Folder /a`. */
+export function describe(kind: Kind, props: Props): string {
+  try {
+    return `${kind.name} ${kind.id(props as never)}`;
+  } catch {
+    return kind.name;
+  }
+}
+
+/** The context a kind's calls get, for one account. */
+export function kindContext(ctx: AccountContext, accountAlias: string): KindContext {
+  return {
+    client: ctx.client,
+    account: ctx,
+    accountAlias,
+    info: (message) => log.info(message),
+    warn: (message) => log.warn(message),
+  };
+}
+
+export class Lifecycle {
+  constructor(readonly session: Session) {}
+
+  // ---- check and diff: no API call, preview included ---------------------------------------------
+
+  /**
+   * Validates `news` against the kind's schema. Failures name the property path and the rule;
+   * values unknown during preview are not judged (they are checked again once known). An account
+   * name that is not configured is bad input too, known before any API call.
+   */
+  check(kind: Kind, news: Props): { inputs: Props; failures: CheckFailure[] } {
+    const result = checkInputs(kind, news);
+    const account = news.account;
+    if (account !== undefined && (typeof account !== "string" || account === "")) {
+      if (account !== UNKNOWN)
+        result.failures.push({ property: "account", reason: "must be a non-empty string" });
+    } else if (account !== UNKNOWN) {
+      try {
+        this.session.credentials(account as string | undefined);
+      } catch (err) {
+        result.failures.push({ property: "account", reason: (err as Error).message });
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Compares old outputs (which echo the inputs) with new inputs, property by property. An unknown
+   * new value counts as a change; an input that was and stays absent is no change. A new `account`
+   * name with the very same credentials reaches the same account: an update, not a replace.
+   */
+  diff(kind: Kind, id: string, olds: State, news: Props): DiffResult {
+    this.seenInState(kind, id, olds);
+    const changes = propertiesOf(kind).filter((key) => changed(kind, key, olds[key], news[key]));
+    const replaceOn: string[] = [...kind.replaceOn];
+    const accountMoves =
+      changes.includes("account") &&
+      (news.account === UNKNOWN || !this.session.sameCredentials(olds.account, news.account as string));
+    if (accountMoves) replaceOn.push("account");
+    const replaces = changes.filter((k) => replaceOn.includes(k));
+    if (replaces.length > 0) this.session.planReplacement(kind, id, olds, newIdOf(kind, news));
+    return {
+      changes,
+      replaces,
+      // a kind's own rule, for its own properties: a replace for an `account` name alone is create
+      // first, so that the new resource can take over what the old one holds (the same account)
+      deleteBeforeReplace:
+        kind.deleteBeforeReplace === true && replaces.some((k) => kind.replaceOn.includes(k)),
+    };
+  }
+
+  // ---- create, read, update, delete --------------------------------------------------------------
+
+  async create(kind: Kind, inputs: Props): Promise<{ id: string; outs: Props }> {
+    return this.step(kind, inputs, async () => {
+      const ctx = this.session.context(inputs.account as string | undefined);
+      const creation = new Creation(this.session, kind, ctx, inputs);
+      const made = (await creation.takeFromReplaced()) ?? (await this.make(creation, kind, inputs));
+      return { id: made.id, outs: defined(made.outs) };
+    });
+  }
+
+  /** The kind's create, for an object no resource of this run holds. */
+  private async make(creation: Creation, kind: Kind, inputs: Props) {
+    await creation.learnAccount();
+    const extra = await kind.create(creation, inputs as never);
+    return creation.finish(extra);
+  }
+
+  /** What the object holds now (outputs, and the inputs that match them), or undefined when it is gone. */
+  async read(kind: Kind, id: string, olds: State): Promise<{ outs: Props; inputs: Props } | undefined> {
+    this.seenInState(kind, id, olds);
+    return this.step(kind, olds, async () => {
+      const ctx = this.session.context(olds.account);
+      const alias = await ctx.alias(olds.accountAlias, describe(kind, olds));
+      let live: Props | undefined;
+      try {
+        live = await kind.read(kindContext(ctx, alias), olds as never);
+      } catch (err) {
+        if (!meansGone(err)) throw err;
+      }
+      if (!live) return undefined;
+      const outs = { ...olds, ...live };
+      return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
+    });
+  }
+
+  async update(kind: Kind, id: string, olds: State, news: Props): Promise<Props> {
+    this.seenInState(kind, id, olds);
+    return this.step(kind, olds, async () => {
+      const ctx = this.session.context(news.account as string | undefined);
+      const alias = kind.viaAccountWriter
+        ? olds.accountAlias
+        : await ctx.alias(olds.accountAlias, describe(kind, olds));
+      const extra = await kind.update(kindContext(ctx, alias), olds as never, news as never);
+      const carried = { accountAlias: olds.accountAlias, __adopted: olds.__adopted, __claim: olds.__claim };
+      return defined({ ...olds, ...news, ...extra, ...carried });
+    });
+  }
+
+  async delete(kind: Kind, id: string, olds: State): Promise<void> {
+    this.seenInState(kind, id, olds);
+    return this.step(kind, olds, async () => {
+      const ctx = this.session.context(olds.account);
+      const resource = describe(kind, olds);
+      const alias = kind.viaAccountWriter ? olds.accountAlias : await ctx.alias(olds.accountAlias, resource);
+      const journal = this.session.journal(ctx, alias);
+      if (this.claimedByAnother(kind, id, ctx, alias, olds)) {
+        log.info(`${resource}: another resource of this stack holds the object now; leaving it in place`);
+        return;
+      }
+      let kept = false;
+      const deleteCtx: DeleteContext = {
+        ...kindContext(ctx, alias),
+        containerLeaving: this.session.containerLeaving(alias, kind, id),
+        keep(reason) {
+          kept = true;
+          journal?.keep(kind.name, id, reason);
+        },
+      };
+      try {
+        await kind.delete(deleteCtx, olds as never);
+      } catch (err) {
+        if (!meansGone(err)) throw err;
+      }
+      if (kept) return;
+      journal?.forget(kind.name, id);
+      if (kind.contains) journal?.forgetHeld((k, other) => kind.contains!(id, k, other));
+    });
+  }
+
+  // ---- what every method shares -----------------------------------------------------------------
+
+  /** The object is in the stack's state: a journal note of its create in flight is no longer needed. */
+  private seenInState(kind: Kind, id: string, olds: State): void {
+    if (!this.session.owner || !id || typeof olds.accountAlias !== "string") return;
+    try {
+      const ctx = this.session.context(olds.account);
+      this.session.journal(ctx, olds.accountAlias)?.created(kind.name, id);
+    } catch {
+      // an account no longer configured: its operations report that themselves
+    }
+  }
+
+  /** Whether another resource of this stack took the object over (in this run, or an earlier one). */
+  private claimedByAnother(kind: Kind, id: string, ctx: AccountContext, alias: string, olds: State): boolean {
+    const note = this.session.journal(ctx, alias)?.note(kind.name, id);
+    const claim =
+      this.session.claimOf(ctx.client.baseUrl, alias, kind.name, id) ??
+      (note?.state === "claimed" ? note.token : undefined);
+    return claim !== undefined && claim !== olds.__claim;
+  }
+
+  /** Runs a step; expected failures reach the engine as one line naming the resource. */
+  private async step<T>(kind: Kind, props: Props, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw shaped(err, describe(kind, props));
+    }
+  }
+}
+
+// ---- helpers of check and diff ---------------------------------------------------------------------
+
+function isUnderUnknown(root: unknown, path: PropertyKey[]): boolean {
+  let v = root;
+  for (const key of path) {
+    if (v === UNKNOWN) return true;
+    if (v === null || typeof v !== "object") return false;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return containsUnknown(v);
+}
+
+/**
+ * The normalized inputs and the failures of `news`: property by property when some are still
+ * unknown, so that a known path with a trailing slash is normalized even beside an unknown tag list.
+ */
+function checkInputs(kind: Kind, news: Props): { inputs: Props; failures: CheckFailure[] } {
+  const { account, ...own } = news;
+  const result = kind.inputs.safeParse(own);
+  if (result.success) {
+    return { inputs: { ...(account === undefined ? {} : { account }), ...result.data }, failures: [] };
+  }
+  const failures = result.error.issues
+    .filter((issue) => !isUnderUnknown(own, issue.path))
+    .map((issue) => ({ property: issue.path.map(String).join(".") || "(inputs)", reason: issue.message }));
+  const normalized: Props = { ...news };
+  for (const [key, schema] of Object.entries(kind.inputs.shape as Record<string, z.ZodType>)) {
+    if (own[key] === undefined || containsUnknown(own[key])) continue;
+    const one = schema.safeParse(own[key]);
+    if (one.success) normalized[key] = one.data;
+  }
+  return { inputs: normalized, failures };
+}
+
+function changed(kind: Kind, key: string, a: unknown, b: unknown): boolean {
+  if (containsUnknown(b)) return true;
+  return !(kind.equivalent?.[key]?.(a, b) ?? canonical(a) === canonical(b));
+}
+
+/** The id the new inputs give, when they are known. */
+function newIdOf(kind: Kind, news: Props): string | undefined {
+  if (containsUnknown(news)) return undefined;
+  try {
+    return kind.id(news as never);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Picks the input properties of a kind out of outputs (outputs echo inputs). */
+function inputsOf(kind: Kind, outs: Props): Props {
+  return Object.fromEntries(propertiesOf(kind).flatMap((k) => (outs[k] === undefined ? [] : [[k, outs[k]]])));
+}
+
+/** Drops `undefined` (at any depth): the engine's protobuf Struct cannot carry it. */
+export function defined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(defined) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, defined(v)]),
+    ) as T;
+  }
+  return value;
+}
+
+/** Whether a read error means the object is gone: not found, or (for a path) no longer a folder. */
+function meansGone(err: unknown): boolean {
+  return err instanceof MediahostError && (err.isNotFound || err.isNotADirectory);
+}
