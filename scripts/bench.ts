@@ -14,6 +14,7 @@
 // Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 import { counterLimits } from "mediahost-contract";
 import { type RunningEmulator, startEmulator } from "mediahost-emulator";
 import { ALIASES } from "./bench/program";
@@ -140,33 +141,40 @@ interface Options {
 /** The default plan fits 15 minutes on 2 cores: N=500 only at 50 ms, without per-step checkpoints. */
 const DEFAULT_LATENCIES = (n: number) => (n >= 500 ? [50] : [0, 50]);
 
-function parseArgs(argv: string[]): Options {
-  const opts: Options = {
-    json: false,
-    files: 100,
-    sizes: [10, 100, 500],
-    latencies: DEFAULT_LATENCIES,
-    skipCheckpointsFrom: 500,
+/** A comma-separated list of whole numbers >= 0, or the error naming the flag. */
+function numbers(flag: string, value: string): number[] {
+  const list = value.split(",").map(Number);
+  if (list.some((n) => !Number.isInteger(n) || n < 0))
+    throw new Error(`--${flag}: must be whole numbers >= 0 separated by commas, got "${value}"`);
+  return list;
+}
+
+function options(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      json: { type: "boolean", default: false },
+      out: { type: "string" },
+      files: { type: "string", default: "100" },
+      sizes: { type: "string", default: "10,100,500" },
+      latencies: { type: "string" },
+      parallel: { type: "string" },
+      "skip-checkpoints-from": { type: "string", default: "500" },
+    },
+  });
+  const one = (flag: string, value: string) => numbers(flag, value)[0] as number;
+  const latencies = values.latencies === undefined ? undefined : numbers("latencies", values.latencies);
+  const skip = values["skip-checkpoints-from"];
+  return {
+    json: values.json,
+    out: values.out,
+    files: one("files", values.files),
+    sizes: numbers("sizes", values.sizes),
+    latencies: latencies ? () => latencies : DEFAULT_LATENCIES,
+    parallel: values.parallel === undefined ? undefined : one("parallel", values.parallel),
+    skipCheckpointsFrom: skip === "never" ? Number.POSITIVE_INFINITY : one("skip-checkpoints-from", skip),
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const [flag, inline] = arg.split("=", 2) as [string, string | undefined];
-    const value = () => inline ?? (argv[++i] as string);
-    const numbers = () => value().split(",").map(Number);
-    if (flag === "--json") opts.json = true;
-    else if (flag === "--out") opts.out = value();
-    else if (flag === "--files") opts.files = Number(value());
-    else if (flag === "--sizes") opts.sizes = numbers();
-    else if (flag === "--latencies") {
-      const list = numbers();
-      opts.latencies = () => list;
-    } else if (flag === "--parallel") opts.parallel = Number(value());
-    else if (flag === "--skip-checkpoints-from") {
-      const v = value();
-      opts.skipCheckpointsFrom = v === "never" ? Number.POSITIVE_INFINITY : Number(v);
-    } else throw new Error(`unknown argument ${arg} (see docs/benchmark.md)`);
-  }
-  return opts;
 }
 
 const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
@@ -242,7 +250,7 @@ function countCalls(
 }
 
 async function main(): Promise<void> {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = options(process.argv.slice(2));
   const started = performance.now();
   progress("provisioning the Pulumi CLI (cached after the first build)");
   const toolchain = await provisionToolchain();

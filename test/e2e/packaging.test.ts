@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installedCopies, npmInstall, type PackedFile, pack, run } from "./helpers/package";
+import { installedCopies, npmInstall, type PackedFile, pack, packProvider, run } from "./helpers/package";
 import { openProject } from "./helpers/project";
 import { repoRoot, toolchainForTests } from "./helpers/toolchain";
 
@@ -49,10 +49,11 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
   const oldest = /^\^(\d+\.\d+\.\d+)$/.exec(manifest.dependencies["@pulumi/pulumi"] ?? "")?.[1];
   let dir: string;
   let files: PackedFile[];
-  let tarball: string;
+  let contract: string;
+  let dependencies: Record<string, string>;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "mediahost-packaging-"));
-    ({ tarball, files } = await pack(repoRoot, dir, toolchain.env));
+    ({ files, contract, dependencies } = await packProvider(dir, toolchain.env));
   });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -60,9 +61,12 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
 
   it("declares @pulumi/pulumi as a caret range from the oldest supported version, and only what the provider needs", () => {
     expect(oldest, "a caret range such as ^3.216.0").toBeDefined();
-    // tus-js-client uploads large files (File); nothing of the emulator
+    // the API contract (a package of this repository), a lock per object written whole,
+    // tus-js-client for large files (File); nothing of the emulator
     expect(Object.keys(manifest.dependencies).sort()).toEqual([
       "@pulumi/pulumi",
+      "async-mutex",
+      "mediahost-contract",
       "tus-js-client",
       "undici",
       "zod",
@@ -120,7 +124,7 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
             name: "user-project",
             private: true,
             main: "index.js",
-            dependencies: { "@pulumi/pulumi": sdkVersion, "pulumi-mediahost": `file:${tarball}` },
+            dependencies: { "@pulumi/pulumi": sdkVersion, ...dependencies },
           },
           null,
           2,
@@ -194,7 +198,7 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
     expect(emulatorFiles.map((f) => f.path)).toContain("bin/mediahost-emulator.js");
     const alone = await mkdtemp(join(tmpdir(), "mediahost-emulator-alone-"));
     try {
-      await npmInstall(alone, [emulatorTarball], toolchain.env);
+      await npmInstall(alone, [emulatorTarball, contract], toolchain.env);
       const child = spawn("npx", ["--no-install", "mediahost-emulator", "--port", "0"], {
         cwd: alone,
         env: toolchain.env,

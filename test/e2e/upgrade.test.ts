@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserProject, npmInstall, pack, releases, releaseTarball } from "./helpers/package";
+import { createUserProject, npmInstall, packProvider, releases, releaseTarball } from "./helpers/package";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
 
@@ -85,8 +85,12 @@ describe("upgrading a stack made by the last release to this build", async () =>
 
   it("refreshes the old state with the new build and finds nothing changed", async () => {
     packDir = await mkdtemp(join(dirname(projectDir), "mediahost-pack-"));
-    const { tarball } = await pack(repoRoot, packDir, toolchain.env);
-    await npmInstall(projectDir, [`pulumi-mediahost@file:${tarball}`], toolchain.env);
+    const { dependencies } = await packProvider(packDir, toolchain.env);
+    await npmInstall(
+      projectDir,
+      Object.entries(dependencies).map(([name, spec]) => `${name}@${spec}`),
+      toolchain.env,
+    );
     const version = async (dir: string) =>
       (JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { version: string }).version;
     expect(await version(join(projectDir, "node_modules/pulumi-mediahost"))).toBe(await version(repoRoot));

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
-import { limiter, readAccount } from "../../tools/lib/read-account";
+import { readAccount } from "../../tools/lib/read-account";
 
 describe("readAccount", () => {
   let emulator: RunningEmulator;
@@ -49,20 +49,26 @@ describe("readAccount", () => {
     expect(deep.truncatedAt).toEqual([]);
   });
 
-  it("limiter keeps at most N tasks running", async () => {
-    const run = limiter(3);
+  it("keeps at most `concurrency` requests in flight, listings and per-folder reads together", async () => {
     let active = 0;
     let peak = 0;
-    await Promise.all(
-      Array.from({ length: 20 }, () =>
-        run(async () => {
+    const ops = new Proxy(client.ops, {
+      get:
+        (target, name) =>
+        async (...args: unknown[]) => {
           active++;
           peak = Math.max(peak, active);
-          await new Promise((r) => setTimeout(r, 2));
-          active--;
-        }),
-      ),
-    );
+          try {
+            return await (target[name as keyof typeof target] as (...a: unknown[]) => Promise<unknown>)(
+              ...args,
+            );
+          } finally {
+            active--;
+          }
+        },
+    });
+    const snapshot = await readAccount({ ...client, ops } as MediahostClient, { depth: 2, concurrency: 3 });
+    expect(snapshot.folders.length).toBeGreaterThan(10);
     expect(peak).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 // Checking several stacks in one run: a bound on how many run at once, and each account's budget
 // shared — stacks that reach the same account take turns, so one account's rate-limit counters see
 // one refresh at a time while stacks of other accounts run beside it.
+import { Mutex, Semaphore } from "async-mutex";
 import { resolveAccounts } from "../../provider/config";
 
 /** The accounts a stack's config reaches, as keys (base URL and client id; never a secret). */
@@ -20,30 +21,20 @@ export interface FleetTask<T> {
 
 /** Runs every task, at most `concurrency` at once and one per key; results in the tasks' order. */
 export function runFleet<T>(tasks: FleetTask<T>[], concurrency: number): Promise<T[]> {
-  const results = new Array<T>(tasks.length);
-  const held = new Set<string>();
-  const waiting = tasks.map((task, index) => ({ task, index }));
-  let running = 0;
-  return new Promise((resolve, reject) => {
-    const next = () => {
-      if (waiting.length === 0 && running === 0) return resolve(results);
-      for (let i = 0; i < waiting.length && running < concurrency; ) {
-        const { task, index } = waiting[i]!;
-        if (task.keys.some((k) => held.has(k))) {
-          i++;
-          continue;
-        }
-        waiting.splice(i, 1);
-        running++;
-        for (const k of task.keys) held.add(k);
-        task.run().then((result) => {
-          results[index] = result;
-          running--;
-          for (const k of task.keys) held.delete(k);
-          next();
-        }, reject);
-      }
-    };
-    next();
-  });
+  const slots = new Semaphore(concurrency);
+  const locks = new Map<string, Mutex>();
+  const lockOf = (key: string) => {
+    if (!locks.has(key)) locks.set(key, new Mutex());
+    return locks.get(key)!;
+  };
+  // a task takes its keys first (in one order, so two tasks never wait on each other), then a
+  // slot: one waiting for a key holds no slot another task could use
+  const holding = async <R>(keys: string[], work: () => Promise<R>): Promise<R> => {
+    const [first, ...rest] = keys;
+    if (first === undefined) return work();
+    return lockOf(first).runExclusive(() => holding(rest, work));
+  };
+  return Promise.all(
+    tasks.map((task) => holding([...new Set(task.keys)].sort(), () => slots.runExclusive(() => task.run()))),
+  );
 }

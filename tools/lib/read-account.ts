@@ -4,6 +4,7 @@
 // Folder listings follow `continuation` (listFolder); listings and per-folder reads share one
 // bound on concurrent requests.
 
+import { Semaphore } from "async-mutex";
 import { schemas } from "mediahost-contract";
 import type { z } from "zod";
 import { listFolder, type MediahostClient, MediahostError } from "../../provider/client";
@@ -61,23 +62,6 @@ export interface ReadOptions {
   onProgress?: (p: ReadProgress) => void;
 }
 
-/** A counting semaphore: `run` waits for a free slot. */
-export function limiter(max: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async function run<T>(task: () => Promise<T>): Promise<T> {
-    if (active >= max) await new Promise<void>((r) => waiting.push(r));
-    else active++;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
-}
-
 const join = (dir: string, name: string) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
 
 interface LiveFetching {
@@ -126,7 +110,9 @@ async function orUndefinedIfMissing<T>(call: Promise<T>): Promise<T | undefined>
 }
 
 export async function readAccount(client: MediahostClient, options: ReadOptions): Promise<AccountSnapshot> {
-  const run = limiter(options.concurrency);
+  // one bound on requests in flight, shared by listings and per-folder reads
+  const slots = new Semaphore(options.concurrency);
+  const run = <T>(task: () => Promise<T>) => slots.runExclusive(task);
   const progress: ReadProgress = { folders: 0, listings: 0, details: 0 };
   const report = () => options.onProgress?.({ ...progress });
 

@@ -41,6 +41,27 @@ export async function pack(
   return { tarball: join(dest, packed[0]!.filename), files: packed[0]!.files };
 }
 
+/**
+ * The provider as npm installs it from this checkout: its tarball and the tarball of the API
+ * contract it depends on (mediahost-contract, a package of this repository published beside it),
+ * as `file:` dependencies of a project.
+ */
+export async function packProvider(
+  dest: string,
+  env: Record<string, string>,
+): Promise<{ tarball: string; files: PackedFile[]; contract: string; dependencies: Record<string, string> }> {
+  const provider = await pack(repoRoot, dest, env);
+  const contract = await pack(join(repoRoot, "contract"), dest, env);
+  return {
+    ...provider,
+    contract: contract.tarball,
+    dependencies: {
+      "pulumi-mediahost": `file:${provider.tarball}`,
+      "mediahost-contract": `file:${contract.tarball}`,
+    },
+  };
+}
+
 /** The releases recorded in scripts/release/releases.json, oldest first. */
 export async function releases(): Promise<Release[]> {
   const file = join(repoRoot, "scripts/release/releases.json");

@@ -1,0 +1,115 @@
+// The house's floors (docs/architecture.md): a module may import modules of its own floor or of
+// the floors below it, never above. The API contract stands alone, the emulator depends on the
+// contract only, and nothing in provider/ reaches the SDK, the tools, the emulator or the scripts.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const repo = resolve(__dirname, "../..");
+
+/** Floors from the ground up: each a list of path prefixes (relative to the repository). */
+const FLOORS: { name: string; paths: string[] }[] = [
+  { name: "contract", paths: ["contract/"] },
+  {
+    name: "plain helpers",
+    paths: ["provider/paths.ts", "provider/version.ts", "provider/diff.ts", "provider/hidden.ts"],
+  },
+  { name: "client", paths: ["provider/client/"] },
+  {
+    name: "configuration, errors, log, journal",
+    paths: ["provider/config.ts", "provider/errors.ts", "provider/log.ts", "provider/journal.ts"],
+  },
+  { name: "account", paths: ["provider/account/"] },
+  { name: "kinds", paths: ["provider/resources/"] },
+  { name: "lifecycle", paths: ["provider/lifecycle.ts", "provider/creation.ts", "provider/session.ts"] },
+  { name: "faces", paths: ["provider/dynamic.ts", "provider/native/", "provider/index.ts"] },
+  { name: "sdk", paths: ["sdk/"] },
+  { name: "tools", paths: ["tools/"] },
+  { name: "scripts", paths: ["scripts/"] },
+];
+
+function floorOf(path: string): number {
+  return FLOORS.findIndex((f) => f.paths.some((p) => path === p || path.startsWith(p)));
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(join(repo, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (["node_modules", "dist", "test"].includes(name)) return [];
+    if (statSync(join(repo, path)).isDirectory()) return sources(path);
+    return path.endsWith(".ts") && !path.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** Every module specifier a source imports (static imports, re-exports, require, import()). */
+function imports(file: string): string[] {
+  const text = readFileSync(join(repo, file), "utf8");
+  const found = [
+    ...text.matchAll(/^\s*(?:import|export)\b[^"';]*?from\s+"([^"]+)"/gm),
+    ...text.matchAll(/^\s*import\s+"([^"]+)"/gm),
+    ...text.matchAll(/\brequire\("([^"]+)"\)/g),
+    ...text.matchAll(/\bimport\("([^"]+)"\)/g),
+  ];
+  return found.map((m) => m[1] as string);
+}
+
+/** The repository path an import names, or the package name for a bare one. */
+function target(from: string, spec: string): string {
+  if (!spec.startsWith(".")) return spec === "mediahost-contract" ? "contract/index.ts" : `package:${spec}`;
+  const base = relative(repo, resolve(repo, dirname(from), spec));
+  for (const candidate of [`${base}.ts`, join(base, "index.ts"), base]) {
+    try {
+      if (statSync(join(repo, candidate)).isFile()) return candidate;
+    } catch {
+      // try the next form
+    }
+  }
+  return base;
+}
+
+describe("the floors of the house", () => {
+  const files = ["contract", "provider", "sdk", "tools", "scripts"].flatMap(sources);
+
+  it("places every module of the provider package and the contract on a floor", () => {
+    expect(files.filter((f) => floorOf(f) < 0)).toEqual([]);
+  });
+
+  it("never imports from a higher floor", () => {
+    const upward = files.flatMap((file) =>
+      imports(file).flatMap((spec) => {
+        const to = target(file, spec);
+        const floor = floorOf(to);
+        return floor > floorOf(file)
+          ? [`${file} (${FLOORS[floorOf(file)]!.name}) -> ${to} (${FLOORS[floor]!.name})`]
+          : [];
+      }),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it("keeps provider/ free of the SDK, the tools, the emulator and the scripts", () => {
+    const reaching = sources("provider").flatMap((file) =>
+      imports(file)
+        .map((spec) => target(file, spec))
+        .filter((to) => /^(sdk|tools|emulator|scripts)\//.test(to) || to === "package:mediahost-emulator")
+        .map((to) => `${file} -> ${to}`),
+    );
+    expect(reaching).toEqual([]);
+  });
+
+  it("lets the contract depend on zod alone, and the emulator on the contract but not on provider/", () => {
+    const contract = sources("contract").flatMap((f) =>
+      imports(f).filter((s) => !s.startsWith("./") && s !== "zod"),
+    );
+    expect(contract).toEqual([]);
+    // the contract as a package (its name), never as a folder of this repository
+    const emulator = sources("emulator").flatMap((file) =>
+      imports(file)
+        .filter((spec) => spec.startsWith("."))
+        .map((spec) => target(file, spec))
+        .filter((to) => !to.startsWith("emulator/"))
+        .map((to) => `${file} -> ${to}`),
+    );
+    expect(emulator).toEqual([]);
+  });
+});
