@@ -3,6 +3,7 @@
 // is unit-tested directly.
 
 import { parentOf } from "../../provider/paths";
+import { type KindName, kinds } from "../../provider/resources";
 import { PULUMI_RANGE } from "../../provider/version";
 import { identifier, NameAllocator, slug } from "./names";
 import type { AccountSnapshot, FolderSnapshot } from "./read-account";
@@ -62,15 +63,11 @@ export function literal(value: unknown, indent = ""): string {
 }
 
 export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptions): GeneratedProgram {
-  const names = {
-    AccountSettings: new NameAllocator(),
-    Alias: new NameAllocator(),
-    CustomDomain: new NameAllocator(),
-    Folder: new NameAllocator(),
-    FolderOptions: new NameAllocator(),
-    FolderMeta: new NameAllocator(),
-    File: new NameAllocator(),
-  };
+  // resource names are unique per kind
+  const names = Object.fromEntries(Object.keys(kinds).map((kind) => [kind, new NameAllocator()])) as Record<
+    KindName,
+    NameAllocator
+  >;
   const vars = new NameAllocator("");
   for (const reserved of ["config", "pulumi", "mediahost"]) vars.take(reserved);
   const account = options.account !== undefined ? { account: options.account } : {};
