@@ -2,20 +2,25 @@
 // the kinds make, and names every input of every kind's schema; the diffed properties are the
 // schema's keys; every kind is registered, and the SDK exports a class for it. (The SDK's types
 // are the schema's types: the compiler holds those.)
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { schemas } from "mediahost-contract";
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider";
 import { kinds } from "../../provider/resources";
 import type { Kind } from "../../provider/resources/kind";
-import { inputsOf, resourceTable } from "../../scripts/readme-resources";
+import { inputsOf, operationsTable, resourceTable } from "../../scripts/docs";
 
 const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
+const apiDoc = readFileSync(join(__dirname, "../../docs/api.md"), "utf8");
 
 describe("one source for each kind's shape", () => {
   it("the README's resource table is the one the kinds make (run `npm run docs` after changing a kind)", () => {
     expect(readme).toContain(resourceTable());
+  });
+
+  it("docs/api.md's table of operations is the one the contract and the client's policy make (run `npm run docs`)", () => {
+    expect(apiDoc).toContain(operationsTable());
   });
 
   it("each kind's README row names every input of its schema", () => {
@@ -51,6 +56,18 @@ describe("one source for each kind's shape", () => {
       const d = await provider.diff(name, "id", { ...olds, account: "a" }, { ...news, account: "b" });
       expect(d.diffs.sort(), name).toEqual(["account", ...Object.keys(kind.inputs.shape)].sort());
     }
+  });
+
+  it("every kind declared under provider/resources is registered", () => {
+    // the built modules, as the provider loads them
+    const dir = join(__dirname, "../../dist/provider/resources");
+    const registered = Object.values((require(join(dir, "index.js")) as { kinds: object }).kinds);
+    const declared = readdirSync(dir)
+      .filter((f) => f.endsWith(".js"))
+      .flatMap((f) => Object.values(require(join(dir, f)) as Record<string, unknown>))
+      .filter((v): v is Kind => !!v && typeof v === "object" && "inputs" in v && "create" in v);
+    expect(new Set(declared).size).toBe(Object.keys(kinds).length);
+    for (const kind of declared) expect(registered, kind.name).toContain(kind);
   });
 
   it("the SDK has a class for every kind, and the registry names each kind as the kind names itself", () => {

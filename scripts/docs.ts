@@ -1,0 +1,108 @@
+// The documentation made from the code, never written by hand:
+// - the README's resource table, from the kinds themselves (provider/resources): the properties
+//   cell each kind writes (checked to name every input of its schema), what replaces it (its
+//   rules), what delete does and what drift is visible;
+// - docs/api.md's table of operations, from the contract (mediahost-contract) and the client's
+//   policy per operation (provider/client/policy.ts).
+// `npm run docs` writes them between their markers; unit tests fail when a document and the code
+// disagree.
+//
+//   npm run docs
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type OperationName, type OperationSpec, operations } from "mediahost-contract";
+import { policies } from "../provider/client/policy";
+import { kinds } from "../provider/resources";
+import type { Kind } from "../provider/resources/kind";
+
+export const START = "<!-- resources:start (made by `npm run docs` from provider/resources) -->";
+export const END = "<!-- resources:end -->";
+export const OPERATIONS_START =
+  "<!-- operations:start (made by `npm run docs` from contract/ and provider/client/policy.ts) -->";
+export const OPERATIONS_END = "<!-- operations:end -->";
+
+/** The inputs of a kind its README row must name. */
+export function inputsOf(kind: Kind): string[] {
+  return Object.keys(kind.inputs.shape).filter((k) => k !== "fetchingSecrets");
+}
+
+export function resourceTable(): string {
+  const rows = Object.values(kinds).map((k) => {
+    const kind = k as unknown as Kind;
+    const own = kind.replaceOn.map((p) => `\`${p}\``).join(", ");
+    // the lifecycle replaces delete-first only for the kind's own properties, never for `account`
+    const replaces = kind.deleteBeforeReplace
+      ? `${own} (old one removed first), \`account\``
+      : `${own}, \`account\``;
+    return `| \`${kind.name}\` | ${kind.docs.properties} | ${replaces} | ${kind.docs.delete} | ${kind.docs.drift} |`;
+  });
+  return [
+    START,
+    "| resource | properties | replaces on | delete | drift visible |",
+    "|---|---|---|---|---|",
+    ...rows,
+    END,
+  ].join("\n");
+}
+
+/** What a repeat after a lost answer does, in words (provider/client/policy.ts). */
+const REPEATS: Record<string, string> = {
+  idempotent: "repeated",
+  conflictMeansDone: "repeated; the conflict proves it",
+  checkFirst: "looked for first",
+  never: "never: fails saying what to check",
+};
+
+/** Every operation of the contract: method, path, counters beyond `rest:global`, repeat rule, credentials. */
+export function operationsTable(): string {
+  const rows = (Object.entries(operations) as [OperationName, OperationSpec][]).map(([name, spec]) => {
+    const always = spec.counters?.({ query: {}, body: {} }) ?? [];
+    // the one counter that depends on the body: an account update that sets fetching
+    const withFetching = (spec.counters?.({ query: {}, body: { fetching: {} } }) ?? []).filter(
+      (c) => !always.includes(c),
+    );
+    const counters = [
+      ...always.map((c) => `\`${c}\``),
+      ...withFetching.map((c) => `\`${c}\` when it sets \`fetching\``),
+    ].join(", ");
+    const secrets = (spec.secrets ?? []).map((s) => `\`${s}\``).join(", ");
+    return (
+      `| \`${name}\` | ${spec.method} \`${spec.path}\` | ${counters} | ` +
+      `${REPEATS[policies[name].retry.kind]} | ${secrets} |`
+    );
+  });
+  return [
+    OPERATIONS_START,
+    "| operation | method and path | counters (besides `rest:global`) | a repeat after a lost answer | credentials it carries |",
+    "|---|---|---|---|---|",
+    ...rows,
+    OPERATIONS_END,
+  ].join("\n");
+}
+
+/** `text` with what stands between `start` and `end` replaced by `block` (which carries the markers). */
+function between(text: string, start: string, end: string, block: string, file: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${file}: the markers ${start} ... ${end} are missing`);
+  return text.slice(0, from) + block + text.slice(to + end.length);
+}
+
+/** The README with its resource table replaced by the one the kinds make. */
+export function withTable(readme: string): string {
+  return between(readme, START, END, resourceTable(), "README.md");
+}
+
+/** docs/api.md with its table of operations replaced by the one the contract makes. */
+export function withOperations(api: string): string {
+  return between(api, OPERATIONS_START, OPERATIONS_END, operationsTable(), "docs/api.md");
+}
+
+if (require.main === module) {
+  const root = join(__dirname, "..", "..");
+  const readme = join(root, "README.md");
+  writeFileSync(readme, withTable(readFileSync(readme, "utf8")));
+  const api = join(root, "docs", "api.md");
+  writeFileSync(api, withOperations(readFileSync(api, "utf8")));
+  process.stdout.write("README.md: resource table written; docs/api.md: operations written\n");
+}
