@@ -3,12 +3,13 @@
 //                                  applied); JWT-protected folders need a valid ?jwt=
 //   GET /downloads/<job>/<name>    a finished ZIP job's archive
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { isAtOrUnder } from "mediahost-contract";
 import type { Account } from "./accounts";
 import { verifyJwt } from "./auth";
 import type { Context } from "./context";
 import { httpError, notFound } from "./errors";
 import { seconds } from "./handlers/types";
-import { type DirNode, isWithin, splitPath, type TreeNode } from "./tree";
+import { type DirNode, splitPath, type TreeNode } from "./tree";
 
 /** The account and path prefix an alias name serves. */
 function resolveAlias(ctx: Context, name: string): { account: Account; prefix: string } | undefined {
@@ -34,7 +35,7 @@ function protectionKey(root: DirNode, path: string): string | undefined {
 
 function allowed(jwt: string | undefined, key: string, path: string): boolean {
   const claims = jwt ? verifyJwt(jwt, key, seconds(Date.now())) : undefined;
-  return typeof claims?.aud === "string" && isWithin(path, claims.aud);
+  return typeof claims?.aud === "string" && isAtOrUnder(path, claims.aud);
 }
 
 export function registerCdn(app: FastifyInstance, ctx: Context): void {

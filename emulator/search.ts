@@ -4,8 +4,9 @@
 // evaluate (fuzzy and proximity searches, unknown fields) is a 400 naming the part.
 import { createHash } from "node:crypto";
 import { parse as parseLucene } from "lucene";
+import { baseName, parentOf } from "mediahost-contract";
 import { badRequest } from "./errors";
-import { baseName, type FileNode, parentOf, type Tree } from "./tree";
+import type { FileNode, Tree } from "./tree";
 
 type Predicate = (doc: Doc) => boolean;
 

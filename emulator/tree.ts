@@ -1,6 +1,7 @@
 // One account's file tree: folders and files with their meta, folder options and points of
 // interest. Operations check every precondition before changing anything, so a thrown FsError
 // means nothing was applied (the journal relies on that).
+import { baseName, isAtOrUnder, joinPath, parentOf } from "mediahost-contract";
 import { FsError } from "./errors";
 
 /**
@@ -92,24 +93,6 @@ export interface BlobRefs {
 
 export function splitPath(path: string): string[] {
   return path.split("/").filter((s) => s !== "");
-}
-
-export function joinPath(dir: string, name: string): string {
-  return dir === "/" ? `/${name}` : `${dir}/${name}`;
-}
-
-export function parentOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i <= 0 ? "/" : path.slice(0, i);
-}
-
-export function baseName(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-
-/** True when `path` is `ancestor` or lies below it. */
-export function isWithin(path: string, ancestor: string): boolean {
-  return ancestor === "/" || path === ancestor || path.startsWith(`${ancestor}/`);
 }
 
 export function newDir(time: number): DirNode {
@@ -257,7 +240,7 @@ export class Tree {
   }
 
   private checkTarget(from: string, to: string): void {
-    if (isWithin(to, from)) throw new FsError("invalid", to);
+    if (isAtOrUnder(to, from)) throw new FsError("invalid", to);
     this.parentFor(to);
     if (this.get(to)) throw new FsError("exists", to);
   }

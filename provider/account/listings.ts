@@ -9,9 +9,9 @@
 // does not rely on any order of the entries.
 
 import type { schemas } from "mediahost-contract";
+import { baseName, parentOf } from "mediahost-contract";
 import type { z } from "zod";
 import { type MediahostClient, MediahostError } from "../client";
-import { baseName, parentOf } from "../paths";
 
 type DirEntry = z.infer<typeof schemas.DirEntry>;
 

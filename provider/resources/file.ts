@@ -7,11 +7,11 @@
 // New content is uploaded in place; a path change uploads to the new path, then deletes the old.
 // Delete removes the file only while it holds what this stack wrote, unless `forceDestroy`.
 import { readFileSync } from "node:fs";
+import { parentOf } from "mediahost-contract";
 import { z } from "zod";
 import { MediahostError } from "../client";
 import { type Content, digest, remoteDigest, sha256, upload, uploadFingerprint } from "../client/transfer";
 import { ProviderError } from "../errors";
-import { parentOf } from "../paths";
 import { defineKind, type KindContext } from "./kind";
 import { Adopt, ManagedPath } from "./schema";
 import { mkdirWithParents } from "./tree";

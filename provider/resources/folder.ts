@@ -3,10 +3,11 @@
 // the batch delete job first. A path change is a replace: the new folder is created before the old
 // one is deleted — and refused up front, changing nothing, while the old folder holds files and
 // `forceDestroy` is not set, so a move never half-applies over content it would have to leave.
+
+import { isAtOrUnder } from "mediahost-contract";
 import { z } from "zod";
 import { MediahostError, waitForJob } from "../client";
 import { ProviderError } from "../errors";
-import { isAtOrUnder } from "../paths";
 import { type CreateContext, defineKind, type KindContext } from "./kind";
 import { FolderPath } from "./schema";
 import { mkdirWithParents, treeOf } from "./tree";

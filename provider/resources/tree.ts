@@ -3,9 +3,10 @@
 // which parents it made on the way (so that a Folder resource of the same run declaring one is
 // not asked to adopt what this run made), and which folders it just created (whose options and
 // meta are known to be empty, so the first write needs no read first).
+
+import { parentOf } from "mediahost-contract";
 import type { AccountContext } from "../account/context";
 import { MediahostError } from "../client";
-import { parentOf } from "../paths";
 import type { KindContext } from "./kind";
 
 /** What one run has learned about the folders of one account. */

@@ -12,7 +12,7 @@ const FLOORS: { name: string; paths: string[] }[] = [
   { name: "contract", paths: ["contract/"] },
   {
     name: "plain helpers",
-    paths: ["provider/paths.ts", "provider/version.ts", "provider/diff.ts", "provider/hidden.ts"],
+    paths: ["provider/version.ts", "provider/diff.ts", "provider/hidden.ts"],
   },
   { name: "client", paths: ["provider/client/"] },
   {

@@ -2,7 +2,7 @@
 // tsconfig.json, and the files it declares under files/) that declares it. Pure: no I/O, so it
 // is unit-tested directly.
 
-import { parentOf } from "../../provider/paths";
+import { parentOf } from "mediahost-contract";
 import { type KindName, kinds } from "../../provider/resources";
 import { PULUMI_RANGE } from "../../provider/version";
 import { identifier, NameAllocator, slug } from "./names";

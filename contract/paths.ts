@@ -12,6 +12,11 @@ export function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
 }
 
+/** `name` inside the folder `dir`. */
+export function joinPath(dir: string, name: string): string {
+  return dir === "/" ? `/${name}` : `${dir}/${name}`;
+}
+
 /** Whether `path` is `folder` itself or lies somewhere under it. */
 export function isAtOrUnder(path: string, folder: string): boolean {
   return folder === "/" || path === folder || path.startsWith(`${folder}/`);
