@@ -10,11 +10,11 @@
 import type { z } from "zod";
 import type { AccountContext } from "./account/context";
 import { MediahostError } from "./client";
-import { Creation } from "./creation";
+import { Creation, Deletion } from "./contexts";
 import { canonical, containsUnknown, UNKNOWN } from "./diff";
 import { shaped } from "./errors";
 import { log } from "./log";
-import type { DeleteContext, Kind, KindContext, Recorded } from "./resources/kind";
+import type { Kind, KindContext, Recorded } from "./resources/kind";
 import type { Session } from "./session";
 
 type Props = Record<string, unknown>;
@@ -130,16 +130,9 @@ export class Lifecycle {
 
   /** What the object holds now (outputs, and the inputs that match them), or undefined when it is gone. */
   async read(kind: Kind, id: string, olds: State): Promise<{ outs: Props; inputs: Props } | undefined> {
-    this.seenInState(kind, id, olds);
     return this.step(kind, olds, async () => {
-      const ctx = this.session.context(olds.account);
-      const alias = await ctx.alias(olds.accountAlias, describe(kind, olds));
-      let live: Props | undefined;
-      try {
-        live = await kind.read(kindContext(ctx, alias), olds as never);
-      } catch (err) {
-        if (!meansGone(err)) throw err;
-      }
+      const { ctx, alias } = await this.open(kind, id, olds, olds.account, "now");
+      const live = await orGone(kind.read(kindContext(ctx, alias), olds as never));
       if (!live) return undefined;
       const outs = { ...olds, ...live };
       return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
@@ -147,12 +140,8 @@ export class Lifecycle {
   }
 
   async update(kind: Kind, id: string, olds: State, news: Props): Promise<Props> {
-    this.seenInState(kind, id, olds);
     return this.step(kind, olds, async () => {
-      const ctx = this.session.context(news.account as string | undefined);
-      const alias = kind.viaAccountWriter
-        ? olds.accountAlias
-        : await ctx.alias(olds.accountAlias, describe(kind, olds));
+      const { ctx, alias } = await this.open(kind, id, olds, news.account as string | undefined);
       const extra = await kind.update(kindContext(ctx, alias), olds as never, news as never);
       const carried = { accountAlias: olds.accountAlias, __adopted: olds.__adopted, __claim: olds.__claim };
       return defined({ ...olds, ...news, ...extra, ...carried });
@@ -160,37 +149,44 @@ export class Lifecycle {
   }
 
   async delete(kind: Kind, id: string, olds: State): Promise<void> {
-    this.seenInState(kind, id, olds);
     return this.step(kind, olds, async () => {
-      const ctx = this.session.context(olds.account);
-      const resource = describe(kind, olds);
-      const alias = kind.viaAccountWriter ? olds.accountAlias : await ctx.alias(olds.accountAlias, resource);
-      const journal = this.session.journal(ctx, alias);
+      const { ctx, alias } = await this.open(kind, id, olds, olds.account);
       if (this.claimedByAnother(kind, id, ctx, alias, olds)) {
-        log.info(`${resource}: another resource of this stack holds the object now; leaving it in place`);
+        log.info(
+          `${describe(kind, olds)}: another resource of this stack holds the object now; leaving it in place`,
+        );
         return;
       }
-      let kept = false;
-      const deleteCtx: DeleteContext = {
-        ...kindContext(ctx, alias),
-        containerLeaving: this.session.containerLeaving(alias, kind, id),
-        keep(reason) {
-          kept = true;
-          journal?.keep(kind.name, id, reason);
-        },
-      };
-      try {
-        await kind.delete(deleteCtx, olds as never);
-      } catch (err) {
-        if (!meansGone(err)) throw err;
-      }
-      if (kept) return;
+      const deletion = new Deletion(this.session, kind, id, ctx, alias);
+      await orGone(kind.delete(deletion, olds as never));
+      if (deletion.keptBecause !== undefined) return;
+      const journal = this.session.journal(ctx, alias);
       journal?.forget(kind.name, id);
       if (kind.contains) journal?.forgetHeld((k, other) => kind.contains!(id, k, other));
     });
   }
 
   // ---- what every method shares -----------------------------------------------------------------
+
+  /**
+   * The opening of every call on a resource in the state: it is seen in the state (the journal
+   * forgets its create in flight), and its account — the context of its account name, and the
+   * alias its credentials reach, checked against the recorded one now, or (`"byWriter"`, for
+   * kinds that write through the account writer) on the writer's own read before it writes.
+   */
+  private async open(
+    kind: Kind,
+    id: string,
+    olds: State,
+    accountName: string | undefined,
+    check: "now" | "byWriter" = kind.viaAccountWriter ? "byWriter" : "now",
+  ): Promise<{ ctx: AccountContext; alias: string }> {
+    this.seenInState(kind, id, olds);
+    const ctx = this.session.context(accountName);
+    const alias =
+      check === "byWriter" ? olds.accountAlias : await ctx.alias(olds.accountAlias, describe(kind, olds));
+    return { ctx, alias };
+  }
 
   /** The object is in the stack's state: a journal note of its create in flight is no longer needed. */
   private seenInState(kind: Kind, id: string, olds: State): void {
@@ -289,7 +285,15 @@ export function defined<T>(value: T): T {
   return value;
 }
 
-/** Whether a read error means the object is gone: not found, or (for a path) no longer a folder. */
-function meansGone(err: unknown): boolean {
-  return err instanceof MediahostError && (err.isNotFound || err.isNotADirectory);
+/**
+ * What `work` gives, or undefined when it fails because the object is gone: not found, or (for a
+ * path) no longer a folder.
+ */
+async function orGone<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof MediahostError && (err.isNotFound || err.isNotADirectory)) return undefined;
+    throw err;
+  }
 }

@@ -1,6 +1,8 @@
-// One create, as the lifecycle runs it (provider/lifecycle.ts), and the context the kind's
-// `create` is handed (CreateContext, provider/resources/kind.ts). It decides whether the new
-// resource may take over an object that exists already:
+// The contexts a kind's create and delete are handed (CreateContext and DeleteContext,
+// provider/resources/kind.ts), each one step of the lifecycle (provider/lifecycle.ts) with what it
+// knows and decides.
+//
+// A Creation decides whether the new resource may take over an object that exists already:
 //
 // - `adopt: true`: yes, and what the object held is recorded to put back on delete;
 // - the stack journal noted this create before (an interrupted earlier run of this stack made
@@ -10,11 +12,12 @@
 //   resource's delete leaves it;
 // - otherwise: no, with an error saying how to adopt it.
 import type { AccountContext } from "./account/context";
+import type { MediahostClient } from "./client";
 import { ProviderError } from "./errors";
 import type { StackJournal } from "./journal";
 import { describe, kindContext } from "./lifecycle";
 import { log } from "./log";
-import type { CreateContext, Kind, Recorded } from "./resources/kind";
+import type { CreateContext, DeleteContext, Kind, Recorded } from "./resources/kind";
 import type { Session } from "./session";
 
 type Props = Record<string, unknown>;
@@ -165,5 +168,42 @@ export class Creation implements CreateContext {
     const token = this.session.claim(this.ctx.client.baseUrl, alias, this.kind.name, this.id);
     this.session.journal(this.ctx, alias)?.claim(this.kind.name, this.id, token);
     return token;
+  }
+}
+
+/**
+ * One delete: whether an object that contains this one is leaving in this run, and whether the
+ * kind chose to leave the object in place as this stack's ("kept").
+ */
+export class Deletion implements DeleteContext {
+  readonly client: MediahostClient;
+  readonly account: AccountContext;
+  readonly containerLeaving: boolean;
+  /** Why the kind left the object in place, if it did. */
+  keptBecause?: string;
+
+  constructor(
+    private readonly session: Session,
+    private readonly kind: Kind,
+    private readonly id: string,
+    ctx: AccountContext,
+    readonly accountAlias: string,
+  ) {
+    this.client = ctx.client;
+    this.account = ctx;
+    this.containerLeaving = session.containerLeaving(accountAlias, kind, id);
+  }
+
+  info(message: string): void {
+    log.info(message);
+  }
+
+  warn(message: string): void {
+    log.warn(message);
+  }
+
+  keep(reason: string): void {
+    this.keptBecause = reason;
+    this.session.journal(this.account, this.accountAlias)?.keep(this.kind.name, this.id, reason);
   }
 }
