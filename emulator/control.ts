@@ -11,6 +11,7 @@ import type { LogEntry } from "./requestlog";
 import type { FolderOptions, Meta } from "./tree";
 import { validate } from "./validation";
 
+const RotateBody = z.strictObject({ clientId: z.string().min(1), clientSecret: z.string().min(1) });
 const AccountBody = z.strictObject({
   alias: z.string().min(1),
   clientId: z.string().min(1),
@@ -89,6 +90,15 @@ export class Control {
     if (!world.account(creds.alias)) throw notFound(`Account not found: ${creds.alias}`);
     if (world.byClientId(creds.clientId)) throw conflict(`Client id already in use: ${creds.clientId}`);
     await this.ctx.store.commit({ type: "addClient", creds });
+  }
+
+  /**
+   * Rotates an API client's secret (as the account's API settings page does): the old secret
+   * mints no token any more; tokens already issued stay valid until they expire.
+   */
+  async rotateClient(clientId: string, clientSecret: string): Promise<void> {
+    if (!this.ctx.world.byClientId(clientId)) throw notFound(`Client not found: ${clientId}`);
+    await this.ctx.store.commit({ type: "rotateClient", clientId, clientSecret });
   }
 
   async addAccount(creds: Credentials): Promise<void> {
@@ -172,6 +182,11 @@ export function registerControl(app: FastifyInstance, control: Control): void {
   });
   app.post("/_emulator/clients", async (request) => {
     await control.addClient(validate(AccountBody, request.body ?? {}, "body"));
+    return control.accounts();
+  });
+  app.post("/_emulator/clients/rotate", async (request) => {
+    const { clientId, clientSecret } = validate(RotateBody, request.body ?? {}, "body");
+    await control.rotateClient(clientId, clientSecret);
     return control.accounts();
   });
   app.get("/_emulator/state", async (request) =>

@@ -14,6 +14,7 @@ type On<T> = T & { account: string };
 export type Mutation =
   | { type: "addAccount"; creds: Credentials; time: number }
   | { type: "addClient"; creds: Credentials }
+  | { type: "rotateClient"; clientId: string; clientSecret: string }
   | { type: "reset"; accounts: Credentials[]; time: number }
   | On<{ type: "updateAccount"; update: schemas.AccountUpdate; aliases: AliasesUpdate }>
   | On<{ type: "addCustomDomain" | "removeCustomDomain"; alias: string; domain: string }>
@@ -74,6 +75,12 @@ export class World {
       case "addClient":
         this.accounts.get(m.creds.alias)?.clients.set(m.creds.clientId, m.creds.clientSecret);
         return;
+      case "rotateClient": {
+        const account = this.byClientId(m.clientId);
+        if (account?.clientId === m.clientId) account.clientSecret = m.clientSecret;
+        else account?.clients.set(m.clientId, m.clientSecret);
+        return;
+      }
       case "reset":
         this.accounts.clear();
         this.blobs.clearRefs();

@@ -17,7 +17,7 @@ import { ProviderError } from "./errors";
 import type { StackJournal } from "./journal";
 import { describe, kindContext } from "./lifecycle";
 import { log } from "./log";
-import type { CreateContext, DeleteContext, Kind, Recorded } from "./resources/kind";
+import type { CreateContext, DeleteContext, Kind } from "./resources/kind";
 import type { Session } from "./session";
 
 type Props = Record<string, unknown>;
@@ -75,10 +75,6 @@ export class Creation implements CreateContext {
 
   warn(message: string): void {
     log.warn(message);
-  }
-
-  get replacing(): (Props & Recorded) | undefined {
-    return this.session.replaced(this.kind, this.id);
   }
 
   landed(accountAlias: string): void {

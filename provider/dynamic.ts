@@ -54,9 +54,9 @@ export class DynamicFace {
     return kind;
   }
 
-  async check(kindName: string | undefined, _olds: Props, news: Props): Promise<CheckResult> {
+  async check(kindName: string | undefined, olds: Props, news: Props): Promise<CheckResult> {
     const kind = this.open(kindName, news);
-    const { inputs, failures } = this.lifecycle.check(kind, strip(news));
+    const { inputs, failures } = this.lifecycle.check(kind, strip(news), strip(olds));
     return { inputs: { ...inputs, ...hidden(news), [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
   }
 

@@ -12,10 +12,10 @@ import type { AccountContext } from "./account/context";
 import { MediahostError } from "./client";
 import { Creation, Deletion } from "./contexts";
 import { canonical, containsUnknown, UNKNOWN } from "./diff";
-import { shaped } from "./errors";
+import { ProviderError, shaped } from "./errors";
 import { log } from "./log";
 import type { Kind, KindContext, Recorded } from "./resources/kind";
-import type { Session } from "./session";
+import type { Move, Session } from "./session";
 
 type Props = Record<string, unknown>;
 type State = Props & Recorded;
@@ -69,8 +69,10 @@ export class Lifecycle {
    * values unknown during preview are not judged (they are checked again once known). An account
    * name that is not configured is bad input too, known before any API call.
    */
-  check(kind: Kind, news: Props): { inputs: Props; failures: CheckFailure[] } {
+  check(kind: Kind, news: Props, olds?: Props): { inputs: Props; failures: CheckFailure[] } {
     const result = checkInputs(kind, news);
+    const intoItself = kind.movable && olds ? moveIntoItself(kind, olds, result.inputs) : undefined;
+    if (intoItself) result.failures.push(intoItself);
     const account = news.account;
     if (account !== undefined && (typeof account !== "string" || account === "")) {
       if (account !== UNKNOWN)
@@ -98,7 +100,10 @@ export class Lifecycle {
       changes.includes("account") &&
       (news.account === UNKNOWN || !this.session.sameCredentials(olds.account, news.account as string));
     if (accountMoves) replaceOn.push("account");
-    const replaces = changes.filter((k) => replaceOn.includes(k));
+    let replaces = changes.filter((k) => replaceOn.includes(k));
+    // a location the run's moves explain, or a move of the object's own, is not a replace
+    if (!accountMoves && this.relocation(kind, olds, news, changes) !== "replace")
+      replaces = replaces.filter((k) => k !== kind.location);
     if (replaces.length > 0) this.session.planReplacement(kind, id, olds, newIdOf(kind, news));
     return {
       changes,
@@ -108,6 +113,32 @@ export class Lifecycle {
       deleteBeforeReplace:
         kind.deleteBeforeReplace === true && replaces.some((k) => kind.replaceOn.includes(k)),
     };
+  }
+
+  /**
+   * How a changed location comes about: the object follows the move of a container (its new
+   * location is where that move takes it), it moves itself (a movable kind: planned here, done by
+   * its update), or it is replaced. Known during preview too, so that it says which.
+   */
+  private relocation(
+    kind: Kind,
+    olds: State,
+    news: Props,
+    changes: string[],
+  ): "none" | "follows" | "moves" | "replace" {
+    const prop = kind.location;
+    if (!prop || !changes.includes(prop) || typeof olds[prop] !== "string") return "none";
+    const from = olds[prop] as string;
+    const where = this.session.locate(olds.accountAlias, kind, from);
+    const to = news[prop];
+    if (to === UNKNOWN) return where.location !== from ? "follows" : kind.movable ? "moves" : "replace";
+    if (where.location === to) return "follows";
+    if (!kind.movable || typeof to !== "string") return "replace";
+    this.session.planMove(kind, olds.accountAlias, from, to);
+    log.info(
+      `${kind.name} ${from}: moves to ${to} with everything in it (one rename: nothing is deleted or uploaded again)`,
+    );
+    return "moves";
   }
 
   // ---- create, read, update, delete --------------------------------------------------------------
@@ -142,9 +173,19 @@ export class Lifecycle {
   async update(kind: Kind, id: string, olds: State, news: Props): Promise<Props> {
     return this.step(kind, olds, async () => {
       const { ctx, alias } = await this.open(kind, id, olds, news.account as string | undefined);
-      const extra = await kind.update(kindContext(ctx, alias), olds as never, news as never);
-      const carried = { accountAlias: olds.accountAlias, __adopted: olds.__adopted, __claim: olds.__claim };
-      return defined({ ...olds, ...news, ...extra, ...carried });
+      const move = this.ownMove(kind, alias, olds, news);
+      // the object is where this run's moves took it (the kind's update then finds nothing to move,
+      // or, for its own move, moves it from there)
+      const current = await this.whereNow(kind, alias, olds, move);
+      try {
+        const extra = await kind.update(kindContext(ctx, alias), current as never, news as never);
+        move?.settle();
+        const carried = { accountAlias: olds.accountAlias, __adopted: olds.__adopted, __claim: olds.__claim };
+        return defined({ ...olds, ...news, ...extra, ...carried });
+      } catch (err) {
+        move?.settle(err);
+        throw err;
+      }
     });
   }
 
@@ -158,7 +199,9 @@ export class Lifecycle {
         return;
       }
       const deletion = new Deletion(this.session, kind, id, ctx, alias);
-      await orGone(kind.delete(deletion, olds as never));
+      // a container's move in this run carried it: it is deleted where it went
+      const current = await this.whereNow(kind, alias, olds).catch(() => olds);
+      await orGone(kind.delete(deletion, current as never));
       if (deletion.keptBecause !== undefined) return;
       const journal = this.session.journal(ctx, alias);
       journal?.forget(kind.name, id);
@@ -186,6 +229,34 @@ export class Lifecycle {
     const alias =
       check === "byWriter" ? olds.accountAlias : await ctx.alias(olds.accountAlias, describe(kind, olds));
     return { ctx, alias };
+  }
+
+  /** The move this update carries out itself (planned at diff), if the object moves. */
+  private ownMove(kind: Kind, alias: string, olds: State, news: Props): Move | undefined {
+    const prop = kind.location;
+    if (!prop || !kind.movable || olds[prop] === news[prop]) return undefined;
+    const from = olds[prop] as string;
+    const to = news[prop] as string;
+    return this.session.plannedMove(kind, alias, from, to) ?? this.session.planMove(kind, alias, from, to);
+  }
+
+  /**
+   * The state with its location where the object is now: after the moves of this run that carry
+   * it (waited for; a failed one fails this step too), or where its own move starts.
+   */
+  private async whereNow(kind: Kind, alias: string, olds: State, move?: Move): Promise<State> {
+    const prop = kind.location;
+    if (!prop || typeof olds[prop] !== "string") return olds;
+    const where = move?.from ?? this.session.locate(alias, kind, olds[prop] as string);
+    if (where.location === olds[prop]) return olds;
+    try {
+      await where.after;
+    } catch (err) {
+      throw new ProviderError(
+        `${olds[prop]} did not move: the folder holding it failed to move (${(err as Error).message})`,
+      );
+    }
+    return { ...olds, [prop]: where.location };
   }
 
   /** The object is in the stack's state: a journal note of its create in flight is no longer needed. */
@@ -255,6 +326,21 @@ function checkInputs(kind: Kind, news: Props): { inputs: Props; failures: CheckF
 function changed(kind: Kind, key: string, a: unknown, b: unknown): boolean {
   if (containsUnknown(b)) return true;
   return !(kind.equivalent?.[key]?.(a, b) ?? canonical(a) === canonical(b));
+}
+
+/** A move into the object itself (a folder into a folder under it) is refused before anything is written. */
+function moveIntoItself(kind: Kind, olds: Props, news: Props): CheckFailure | undefined {
+  const prop = kind.location;
+  const from = prop ? olds[prop] : undefined;
+  const to = prop ? news[prop] : undefined;
+  if (typeof from !== "string" || typeof to !== "string" || from === to) return undefined;
+  // with another account it is no move but a replace
+  if (olds.account !== news.account) return undefined;
+  if (!kind.contains?.(from, kind.name, to)) return undefined;
+  return {
+    property: prop as string,
+    reason: `cannot move ${from} to ${to}, which is inside it (a folder cannot be moved into itself)`,
+  };
 }
 
 /** The id the new inputs give, when they are known. */

@@ -1,7 +1,7 @@
 // One provider process's state: the configuration it was given, one account context per set of
 // credentials, the stack it works for, and what this run's steps have said about each other —
-// which resources are being replaced, and which objects a new resource took over ("claimed") from
-// another resource of the stack. The engine runs one provider process per `pulumi` command, so
+// which resources are being replaced, which folders move (and where that takes what they hold),
+// and which objects a new resource took over ("claimed") from another resource of the stack. The engine runs one provider process per `pulumi` command, so
 // "this run" is this session. Both faces make one from a Configuration (provider/config.ts).
 import { randomUUID } from "node:crypto";
 import { AccountContext, type ContextOptions } from "./account/context";
@@ -12,6 +12,26 @@ import type { Kind, Recorded } from "./resources/kind";
 
 type Props = Record<string, unknown>;
 type State = Props & Recorded;
+
+/** Where an object of the account is once this run's moves that carry it are done, and what to wait for. */
+export interface Located {
+  location: string;
+  after: Promise<void>;
+}
+
+/** A move of an object that contains others (a folder), planned at diff and carried out by its update. */
+export interface Move {
+  readonly kind: Kind;
+  readonly accountAlias: string;
+  /** The location the resource's state records. */
+  readonly recorded: string;
+  /** Where the object is when its own move starts: after the moves of its containers. */
+  readonly from: Located;
+  readonly to: string;
+  /** Settles once the object has moved, or its move failed (with that error). */
+  readonly done: Promise<void>;
+  settle(error?: unknown): void;
+}
 
 /** What identifies an object across resources: the service, the account, the kind and its id. */
 function objectKey(baseUrl: string, accountAlias: string, kind: string, id: string): string {
@@ -31,6 +51,8 @@ export class Session {
   private readonly leavingContainers: { kind: Kind; accountAlias: unknown; id: string }[] = [];
   /** Objects a resource of this run took over from another, with the new holder's token. */
   private readonly claims = new Map<string, string>();
+  /** Moves of containers this run plans, in the order the engine diffed them. */
+  private readonly moves: Move[] = [];
 
   constructor(
     readonly configuration: Configuration,
@@ -79,11 +101,6 @@ export class Session {
     if (kind.contains) this.leavingContainers.push({ kind, accountAlias: olds.accountAlias, id });
   }
 
-  /** The state of a resource this run replaces by one with the id `id`, if the engine said so. */
-  replaced(kind: Kind, id: string): State | undefined {
-    return this.replacements.get(JSON.stringify([kind.name, id]))?.[0];
-  }
-
   /** Whether this run replaces a resource by one with the id `id` (cheap: no account read). */
   replacing(kind: Kind, id: string): boolean {
     return this.replacements.has(JSON.stringify([kind.name, id]));
@@ -112,6 +129,55 @@ export class Session {
   containerLeaving(accountAlias: string, kind: Kind, id: string): boolean {
     return this.leavingContainers.some(
       (c) => c.accountAlias === accountAlias && c.kind.contains?.(c.id, kind.name, id) === true,
+    );
+  }
+
+  /**
+   * Where the object `kind` at `location` of the account is once the planned moves of the objects
+   * that contain it are done (each rehomes it in turn), and the moves to wait for. The object's
+   * own move, if planned, is not one of them.
+   */
+  locate(accountAlias: string, kind: Kind, location: string): Located {
+    let where = location;
+    const waits: Promise<void>[] = [];
+    for (const m of this.moves) {
+      if (m.accountAlias !== accountAlias || (m.kind === kind && m.recorded === location)) continue;
+      if (m.kind.rehome && m.kind.contains?.(m.from.location, kind.name, where)) {
+        where = m.kind.rehome(where, m.from.location, m.to);
+        waits.push(m.done);
+      }
+    }
+    const after = Promise.all(waits).then(() => undefined);
+    after.catch(() => {}); // only those who wait for it must see a failed move
+    return { location: where, after };
+  }
+
+  /** Plans the move of an object that contains others (once per object and destination). */
+  planMove(kind: Kind, accountAlias: string, recorded: string, to: string): Move {
+    const planned = this.plannedMove(kind, accountAlias, recorded, to);
+    if (planned) return planned;
+    let settle: (error?: unknown) => void = () => {};
+    const done = new Promise<void>((resolve, reject) => {
+      settle = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    done.catch(() => {}); // followers that wait see the failure; nobody else must
+    const move: Move = {
+      kind,
+      accountAlias,
+      recorded,
+      from: this.locate(accountAlias, kind, recorded),
+      to,
+      done,
+      settle,
+    };
+    this.moves.push(move);
+    return move;
+  }
+
+  /** The move planned for the object whose state records `recorded`, to `to`, if one was. */
+  plannedMove(kind: Kind, accountAlias: string, recorded: string, to: string): Move | undefined {
+    return this.moves.find(
+      (m) => m.kind === kind && m.accountAlias === accountAlias && m.recorded === recorded && m.to === to,
     );
   }
 

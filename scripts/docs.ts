@@ -29,11 +29,15 @@ export function inputsOf(kind: Kind): string[] {
 export function resourceTable(): string {
   const rows = Object.values(kinds).map((k) => {
     const kind = k as unknown as Kind;
-    const own = kind.replaceOn.map((p) => `\`${p}\``).join(", ");
+    const own = kind.replaceOn.map((p) =>
+      // a location carried by its container's move in the same run is followed, not replaced
+      p === kind.location ? `\`${p}\` (unless its folder moves in the same run: it follows)` : `\`${p}\``,
+    );
     // the lifecycle replaces delete-first only for the kind's own properties, never for `account`
-    const replaces = kind.deleteBeforeReplace
-      ? `${own} (old one removed first), \`account\``
-      : `${own}, \`account\``;
+    if (kind.deleteBeforeReplace && own.length > 0) own[own.length - 1] += " (old one removed first)";
+    const replaces = kind.movable
+      ? `\`account\` only: a \`${kind.location}\` change moves it with its content`
+      : [...own, "`account`"].join(", ");
     return `| \`${kind.name}\` | ${kind.docs.properties} | ${replaces} | ${kind.docs.delete} | ${kind.docs.drift} |`;
   });
   return [

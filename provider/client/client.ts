@@ -154,7 +154,25 @@ export class MediahostClient {
 
   /** Calls operation `name` of the contract with its query and body, by the client's policy for it. */
   async call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>> {
-    const call = this.prepare(name, input as OperationCall);
+    return (await this.run(this.prepare(name, input as OperationCall))) as OperationOutput<N>;
+  }
+
+  /**
+   * Calls a binary operation (a download) and streams its answer into `read`, which is called
+   * afresh for each attempt: memory stays bounded whatever the size. The deadline bounds the wait
+   * for the answer to begin; after that the body only has to keep arriving (at most the attempt
+   * timeout between two chunks), however long the whole takes.
+   */
+  async stream<N extends OperationName, T>(
+    name: N,
+    input: OperationInput<N>,
+    read: (body: AsyncIterable<Uint8Array>) => Promise<T>,
+  ): Promise<T> {
+    return (await this.run({ ...this.prepare(name, input as OperationCall), read })) as T;
+  }
+
+  /** The loop over a call's attempts. */
+  private async run(call: PreparedCall): Promise<unknown> {
     const budget = { attempts: this.maxAttempts, remints: 1, rateLimitWaits: 3 };
     const deadline = new Deadline(this.deadlineMs);
     // set once an attempt may have reached the service without us seeing its answer
@@ -168,7 +186,7 @@ export class MediahostClient {
       if (outcome.maybeApplied) mayHaveApplied = true;
       switch (verdict.action) {
         case "done":
-          return verdict.result as OperationOutput<N>;
+          return verdict.result;
         case "remint":
           // the token was revoked or expired early: mint a new one once and try again
           if (budget.remints-- === 0) throw verdict.otherwise;
@@ -193,7 +211,7 @@ export class MediahostClient {
           if (attempt >= budget.attempts)
             throw verdict.timedOut ? this.timedOut(call, attempt, deadline) : verdict.otherwise;
           if (verdict.checkApplied && (await this.appliedUnanswered(call, verdict.reason, deadline, attempt)))
-            return call.policy.doneResult?.(call.input) as OperationOutput<N>;
+            return call.policy.doneResult?.(call.input);
           if (deadline.left <= 0) throw this.timedOut(call, attempt, deadline);
           await this.backoffBefore(call.name, attempt, verdict.retryReason ?? verdict.reason, deadline);
           attempt++;
@@ -412,7 +430,7 @@ export class MediahostClient {
 
   /** One attempt: the request and its whole answer, within `budgetMs`, or until `signal` aborts. */
   private async send(
-    { spec, query, body }: PreparedCall,
+    { spec, query, body, read }: PreparedCall,
     token: string | undefined,
     budgetMs: number,
     signal: AbortSignal,
@@ -432,17 +450,27 @@ export class MediahostClient {
       headers["content-type"] = "application/json";
       payload = JSON.stringify(body);
     }
-    // the signal bounds the body too: a body that trickles in never outlasts the attempt
+    // the signal bounds the body too: a body that trickles in never outlasts the attempt — except
+    // a streamed one, which is bounded by its pace (bodyTimeout) once the answer has begun
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal.reason);
+    if (signal.aborted) abort();
+    signal.addEventListener("abort", abort, { once: true });
     const response = await request(url, {
       method: spec.method,
       headers,
       body: payload,
       dispatcher: this.dispatcher,
       headersTimeout: budgetMs,
-      bodyTimeout: budgetMs,
-      signal,
+      bodyTimeout: read ? this.attemptTimeoutMs : budgetMs,
+      signal: controller.signal,
+    }).finally(() => {
+      if (read) signal.removeEventListener("abort", abort);
     });
     const ok = response.statusCode >= 200 && response.statusCode < 300;
+    if (ok && spec.response === "binary" && read) {
+      return { status: response.statusCode, headers: response.headers, streamed: await read(response.body) };
+    }
     if (ok && spec.response === "binary") {
       return {
         status: response.statusCode,
@@ -454,6 +482,7 @@ export class MediahostClient {
   }
 
   private parse({ name, subject, spec }: PreparedCall, answer: Answer) {
+    if (answer.streamed !== undefined) return answer.streamed;
     if (spec.response === "binary") return answer.bytes ?? new Uint8Array();
     const text = answer.text ?? "";
     if (spec.response === "empty") return undefined;
@@ -531,6 +560,8 @@ interface Answer {
   headers: Dispatcher.ResponseData["headers"];
   text?: string;
   bytes?: Uint8Array;
+  /** What a streamed call's reader made of the body. */
+  streamed?: unknown;
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -556,6 +587,8 @@ interface PreparedCall {
   body?: unknown;
   /** The input as the caller gave it, for the policy's functions. */
   input: OperationCall;
+  /** For a streamed call: what reads the body of a successful answer. */
+  read?: (body: AsyncIterable<Uint8Array>) => Promise<unknown>;
 }
 
 /** An attempt's outcome: an answer, or none; and whether the service may have applied it. */

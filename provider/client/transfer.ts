@@ -38,13 +38,23 @@ export async function digest(content: Content): Promise<{ sha256: string; size: 
   return { sha256: hash.digest("hex"), size };
 }
 
-/** The file at `path` downloaded and hashed (refresh and delete compare it with what was written). */
-export async function remoteDigest(
+/**
+ * The file at `path` downloaded and hashed as it arrives (refresh and delete compare it with what
+ * was written): memory stays bounded whatever the file's size.
+ */
+export function remoteDigest(
   client: MediahostClient,
   path: string,
 ): Promise<{ sha256: string; size: number }> {
-  const bytes = await client.ops.download({ query: { filename: path } });
-  return { sha256: sha256(bytes), size: bytes.byteLength };
+  return client.stream("download", { query: { filename: path } }, async (body) => {
+    const hash = createHash("sha256");
+    let size = 0;
+    for await (const chunk of body) {
+      hash.update(chunk);
+      size += chunk.byteLength;
+    }
+    return { sha256: hash.digest("hex"), size };
+  });
 }
 
 interface UploadOptions {

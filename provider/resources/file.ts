@@ -164,6 +164,8 @@ export const file = defineKind({
   // a changed content is drift as `contentSha256`; these would only repeat it
   observations: ["sha256", "size", "mtime"],
   replaceOn: ["path"],
+  // it sits at its path: when the folder holding it moves, it follows
+  location: "path",
   id: (i) => i.path,
   docs: {
     properties:

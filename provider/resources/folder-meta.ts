@@ -70,12 +70,14 @@ export const folderMeta = defineKind({
   inputs,
   outputs: {},
   replaceOn: ["path"],
+  // it sits at its path: when the folder holding it moves, it follows
+  location: "path",
   equivalent: { tags: sameSet },
   id: (i) => i.path,
   docs: {
     properties: "`path`, `title`, `description`, `tags` (a set), `adopt`",
     delete:
-      "clears the fields it managed (an adopted resource puts back what it found); moved away with its folder, it leaves them to the folder",
+      "clears the fields it managed (an adopted resource puts back what it found); when its folder is replaced (another account) in the same run, it leaves them to the folder",
     drift: "each managed field; tags compared as a set",
   },
 

@@ -99,6 +99,8 @@ export const folderOptions = defineKind({
   inputs,
   outputs: {},
   replaceOn: ["path"],
+  // it sits at its path: when the folder holding it moves, it follows
+  location: "path",
   id: (i) => i.path,
   docs: {
     properties: "`path`, `scanSpins`, `nameSpinsAfterFolder`, `allowListing`, `adopt`",

@@ -1,21 +1,22 @@
 // Folder: one folder of the account's file tree. Missing parents are created (only the leaf is
 // managed). A non-empty folder is deleted only with `forceDestroy: true`, which empties it with
-// the batch delete job first. A path change is a replace: the new folder is created before the old
-// one is deleted — and refused up front, changing nothing, while the old folder holds files and
-// `forceDestroy` is not set, so a move never half-applies over content it would have to leave.
+// the batch delete job first. A path change moves the folder with everything in it (one rename):
+// the options, meta, files and folders under it go along, and their resources follow it without
+// being replaced (the lifecycle, `location` and `contains` below). A move onto a path that exists
+// is refused before anything changes, and one into the folder itself at preview.
 
-import { isAtOrUnder } from "mediahost-contract";
+import { isAtOrUnder, parentOf } from "mediahost-contract";
 import { z } from "zod";
 import { MediahostError, waitForJob } from "../client";
 import { ProviderError } from "../errors";
-import { type CreateContext, defineKind, type KindContext } from "./kind";
+import { defineKind, type KindContext } from "./kind";
 import { FolderPath } from "./schema";
 import { mkdirWithParents, treeOf } from "./tree";
 
 const inputs = z.strictObject({
-  /** Absolute path, e.g. `/products/shoes`. Missing parents are created; only this folder is managed. Changing it replaces the folder. */
+  /** Absolute path, e.g. `/products/shoes`. Missing parents are created; only this folder is managed. Changing it moves the folder with everything in it. */
   path: FolderPath,
-  /** Delete the folder with everything in it (emptied with a batch delete job). Default false: deleting a non-empty folder fails, and so does moving one that holds files. */
+  /** Delete the folder with everything in it (emptied with a batch delete job). Default false: deleting a non-empty folder fails. */
   forceDestroy: z.boolean().optional(),
   /** Take over a folder that exists already instead of failing; on delete it is then left in place (unless `forceDestroy`). */
   adopt: z.boolean().optional(),
@@ -49,26 +50,24 @@ async function sampleOf(ctx: KindContext, path: string, files?: boolean) {
 }
 
 /**
- * A move of a folder that holds files would create the new folder and then fail to delete the old
- * one, leaving the move half done: refuse it before anything changes. (Subfolders are left to
- * their own resources, which move or delete them first.)
+ * Moves the folder with everything in it (files, subfolders, options and meta) by renaming it.
+ * Refused, with nothing changed, when something is at the new path already; a missing parent of
+ * the new path is made first (the service's rename does not make one).
  */
-async function refuseHalfMove(ctx: CreateContext, path: string): Promise<void> {
-  const old = ctx.replacing;
-  if (!old || old.forceDestroy || typeof old.path !== "string" || old.path === path) return;
-  let files: Awaited<ReturnType<typeof sampleOf>>;
-  try {
-    files = await sampleOf(ctx, old.path, true);
-  } catch (err) {
-    if (err instanceof MediahostError && (err.isNotFound || err.isNotADirectory)) return;
+async function move(ctx: KindContext, from: string, to: string): Promise<void> {
+  const there = await ctx.client.ops.stat({ query: { filename: to } }).catch((err: unknown) => {
+    if (err instanceof MediahostError && (err.isNotFound || err.isNotADirectory)) return undefined;
     throw err;
+  });
+  if (there) {
+    throw new ProviderError(
+      `cannot move ${from} to ${to}: ${to} exists already (a ${there.isDirectory ? "folder" : "file"}); ` +
+        "nothing was changed. Choose another path, or move or delete what is there first.",
+    );
   }
-  if (files.count === 0) return;
-  throw new ProviderError(
-    `moving ${old.path} to ${path} would leave ${old.path} behind: it holds ${files.text}; nothing was changed. ` +
-      `Move or delete those files first, or set \`forceDestroy: true\` on the resource (and run \`pulumi up\`) ` +
-      `to delete ${old.path} with everything in it once the new folder exists.`,
-  );
+  if (parentOf(to) !== "/") await mkdirWithParents(ctx, parentOf(to), false);
+  ctx.info(`Folder ${from}: moving to ${to}`);
+  await ctx.client.ops.rename({ query: { from, to } });
 }
 
 export const folder = defineKind({
@@ -78,19 +77,22 @@ export const folder = defineKind({
     /** Where the folder is served on the CDN. */
     cdnUrl: z.string().optional(),
   },
-  replaceOn: ["path"],
-  // a folder contains every object at or under its path
+  replaceOn: [],
+  // a folder contains every object at or under its path, and a path change moves them with it
   contains: (own, _kind, other) => isAtOrUnder(other, own),
+  location: "path",
+  movable: true,
+  rehome: (other, from, to) => to + other.slice(from.length),
   id: (i) => i.path,
   docs: {
-    properties: "`path`, `forceDestroy`, `adopt`; output `cdnUrl`",
+    properties:
+      "`path` (a change moves the folder with its files, subfolders, options and meta: one rename; refused when the new path exists or is inside the old one), `forceDestroy`, `adopt`; output `cdnUrl`",
     delete:
       "refuses a non-empty folder unless `forceDestroy: true`, which empties it with the batch delete job (progress is logged); an adopted folder is left in place (with `forceDestroy`, deleted with everything in it)",
     drift: "a deleted (or replaced-by-a-file) folder is reported gone",
   },
 
   async create(ctx, { path, forceDestroy: _, adopt: __ }) {
-    await refuseHalfMove(ctx, path);
     const made = await mkdirWithParents(ctx, path, true);
     if (made === "created") {
       treeOf(ctx.account).madeFresh(path);
@@ -118,9 +120,10 @@ export const folder = defineKind({
     return isDirectory ? {} : undefined;
   },
 
-  async update(_ctx, olds) {
-    // only the flags can change in place (path and account replace)
-    return { cdnUrl: olds.cdnUrl };
+  async update(ctx, olds, news) {
+    if (olds.path !== news.path) await move(ctx, olds.path, news.path);
+    // where it is served now (a folder that followed its parent's move has a new URL too)
+    return { cdnUrl: await cdnUrl(ctx, news.path) };
   },
 
   async delete(ctx, olds) {

@@ -49,8 +49,6 @@ export interface CreateContext extends KindContext {
   found(what: string, prior?: unknown): void;
   /** Whether this create took over an object (after `found`). */
   readonly tookOver: boolean;
-  /** The state of the resource this create replaces in this run, when the engine said so (a move). */
-  readonly replacing?: Record<string, unknown> & Recorded;
 }
 
 export interface DeleteContext extends KindContext {
@@ -98,6 +96,21 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
    * being replaced, their deletes leave them to it (DeleteContext.containerLeaving).
    */
   contains?(ownId: string, otherKind: string, otherId: string): boolean;
+  /**
+   * The property that says where the object sits among the objects that contain others (its
+   * path in the file tree). When a container moves in the same run, an object whose location
+   * changes just as the move carries it is not replaced: it follows (the lifecycle updates it in
+   * place once the move is done), and its delete acts where the move took it.
+   */
+  readonly location?: keyof z.output<S> & string;
+  /**
+   * A change of `location` moves the object, with everything it contains, instead of replacing
+   * it: the kind's `update` is handed the old and new location and moves it (a rename). The
+   * lifecycle refuses at check a move into the object itself.
+   */
+  readonly movable?: boolean;
+  /** Where an object this one contains goes when this one moves from `from` to `to`. */
+  rehome?(otherId: string, from: string, to: string): string;
   /** The object's natural key in its account, which is the resource's id (the account's alias for a singleton). */
   id(inputs: z.output<S>, accountAlias?: string): string;
   readonly docs: KindDocs;

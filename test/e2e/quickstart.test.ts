@@ -1,6 +1,6 @@
 // The quickstart example with the real pulumi CLI against the emulator: up, a quiet refresh
 // preview, drift seen and named, up --refresh putting it back, secrets nowhere in plaintext,
-// credentials changing without replacing anything, a guarded folder move, and destroy.
+// credentials changing without replacing anything, a folder moved with its content, and destroy.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { toolchainForTests } from "./helpers/toolchain";
@@ -90,22 +90,60 @@ describe("examples/quickstart with the real CLI", async () => {
     expect(preview.changeSummary).toEqual({ same: 14 });
   });
 
-  it("refuses to move a non-empty folder without forceDestroy, losing nothing, and finishes once emptied", async () => {
+  it("moves a folder with everything in it when its path changes: one rename, the resources under it follow", async () => {
+    // content the stack does not manage: a subfolder and a file
     await p.api.ops.mkdir({ query: { dirname: "/products/extra" } });
+    await p.api.ops.upload({
+      query: { filename: "/products/photo.png" },
+      body: { bytes: Buffer.from("png bytes"), contentType: "image/png" },
+    });
     await p.stack.setConfig("productsFolder", { value: "/catalog" });
-    const failed = await p.stack.up().catch((e: Error) => e);
-    expect(failed).toBeInstanceOf(Error);
-    expect(String(failed)).toMatch(/Folder \/products: not empty .*Set `forceDestroy: true`/s);
-    const paths = () => p.emulator.control.state().tree.map((e) => e.path);
-    expect(paths()).toEqual(
-      expect.arrayContaining(["/products", "/products/extra", "/catalog", "/catalog/shoes"]),
+    const preview = await p.stack.preview({ diff: true });
+    // the folder and what follows it are updated in place, nothing is replaced
+    expect(preview.changeSummary).toMatchObject({ update: 6 });
+    expect(preview.changeSummary.replace).toBeUndefined();
+    expect(`${preview.stdout}\n${preview.stderr}`).toMatch(
+      /Folder \/products: moves to \/catalog with everything in it/,
     );
-    // the user moves the stray content away; the next up deletes the old folder it still owes
-    await p.api.ops.deleteFile({ query: { filename: "/products/extra" } });
-    const finished = await p.stack.up();
-    expect(finished.summary.result).toBe("succeeded");
-    expect(paths().filter((x) => x.startsWith("/products"))).toEqual([]);
+
+    p.mark();
+    const up = await p.stack.up();
+    expect(up.summary.resourceChanges).toMatchObject({ update: 6 });
+    const calls = p.calls();
+    expect(calls.rename).toBe(1);
+    for (const op of [
+      "deleteFile",
+      "upload",
+      "mkdir",
+      "setMeta",
+      "addTags",
+      "setFolderOptions",
+      "startBatchDelete",
+    ])
+      expect(calls[op] ?? 0, op).toBe(0);
+    const state = p.emulator.control.state();
+    const paths = state.tree.map((e) => e.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(["/catalog/shoes", "/catalog/bags", "/catalog/extra", "/catalog/photo.png"]),
+    );
+    expect(paths.filter((x) => x.startsWith("/products"))).toEqual([]);
+    expect(state.meta["/catalog/shoes"]).toMatchObject({ title: "Shoes", tags: ["catalog", "shoes"] });
+    expect(state.options["/catalog/shoes"]).toMatchObject({ scanSpins: true, nameSpinsAfterFolder: true });
+    expect(up.outputs.shoesUrl?.value).toMatch(/^https:\/\/.+\/catalog\/shoes$/);
     await p.stack.preview({ refresh: true, expectNoChanges: true });
+
+    // moving it back undoes the move the same way
+    await p.stack.setConfig("productsFolder", { value: "/products" });
+    p.mark();
+    await p.stack.up();
+    expect(p.calls().rename).toBe(1);
+    expect(p.emulator.control.state().tree.map((e) => e.path)).toEqual(
+      expect.arrayContaining(["/products/shoes", "/products/extra", "/products/photo.png"]),
+    );
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+    // what the stack does not manage goes, so that destroy finds the folder empty
+    await p.api.ops.deleteFile({ query: { filename: "/products/extra" } });
+    await p.api.ops.deleteFile({ query: { filename: "/products/photo.png" } });
   });
 
   it("destroys what it made and leaves the account's own objects", async () => {

@@ -95,10 +95,10 @@ describe.each(["200", "409"] as const)("Folder (mkdir of an existing path answer
     await expect(h.destroy("Folder", id, outs)).resolves.toBeUndefined();
   });
 
-  it("forces a replace when the path changes, and only then", async () => {
+  it("takes a path change for a move, not a replace, and a flag change for neither", async () => {
     const { id, outs } = await h.create("Folder", { path: "/old" });
     const moved = await h.refresh("Folder", id, outs, { path: "/new" });
-    expect(moved).toMatchObject({ changes: ["path"], replaces: ["path"] });
+    expect(moved).toMatchObject({ changes: ["path"], replaces: [] });
     const flag = await h.refresh("Folder", id, outs, { path: "/old/", forceDestroy: true });
     expect(flag).toMatchObject({ changes: ["forceDestroy"], replaces: [] });
   });

@@ -1,5 +1,5 @@
 // Nothing lost when the provider is not alone (docs/reliability.md): other writers of the same
-// account at the same time, a failed move undone, an `account` rename that reaches the same
+// account at the same time, a folder moved with everything in it, an `account` rename that reaches the same
 // account, and objects that are someone else's. Each provider process is a Lifecycle of its own
 // (provider/dynamic.ts), driven here the way the engine drives it: check, diff, create, read,
 // update, delete.
@@ -66,6 +66,8 @@ function run(config: Record<string, string> = {}, owner = "org/proj/dev") {
       const checked = await lc.check(kind, outs, withOwner(inputs));
       return lc.diff(kind, id, outs, checked.inputs);
     },
+    /** check of new inputs against the old ones, as the engine runs it before a diff. */
+    diffCheck: (kind: string, outs: Props, inputs: Props) => lc.check(kind, outs, withOwner(inputs)),
     read: (kind: string, id: string, outs: Props) => lc.read(kind, id, outs),
     async update(kind: string, id: string, outs: Props, inputs: Props) {
       const checked = await lc.check(kind, outs, withOwner(inputs));
@@ -179,90 +181,142 @@ describe("two writers of one account at the same time", () => {
   });
 });
 
-describe("a move that fails, and undoing it", () => {
+describe("a folder's path change moves it, with everything in it", () => {
   async function gallery() {
     const r = run();
     const folder = await r.create("Folder", { path: "/gallery" });
     const options = await r.create("FolderOptions", { path: "/gallery", allowListing: true });
     const meta = await r.create("FolderMeta", { path: "/gallery", title: "Gallery", tags: ["a"] });
-    return { folder, options, meta };
+    const file = await r.create("File", { path: "/gallery/photo.jpg", content: "jpeg bytes" });
+    return { folder, options, meta, file };
   }
+  type Made = { id: string; outs: Props };
 
-  /** The engine's steps of a path change of the folder, its options and its meta (create before delete). */
-  async function move(
-    r: ReturnType<typeof run>,
-    from: Awaited<ReturnType<typeof gallery>>,
-    to: string,
-  ): Promise<{ made: Awaited<ReturnType<typeof gallery>>; error?: Error }> {
-    const d = await r.diff("Folder", from.folder.id, from.folder.outs, { path: to });
-    expect(d.replaces).toEqual(["path"]);
-    const folder = await r.create("Folder", { path: to });
-    await r.diff("FolderOptions", from.options.id, from.options.outs, { path: to, allowListing: true });
-    const options = await r.create("FolderOptions", { path: to, allowListing: true });
-    await r.diff("FolderMeta", from.meta.id, from.meta.outs, { path: to, title: "Gallery", tags: ["a"] });
-    const meta = await r.create("FolderMeta", { path: to, title: "Gallery", tags: ["a"] });
-    await r.remove("FolderMeta", from.meta.id, from.meta.outs);
-    await r.remove("FolderOptions", from.options.id, from.options.outs);
-    const error = await r.remove("Folder", from.folder.id, from.folder.outs).then(
-      () => undefined,
-      (e: Error) => e,
+  /**
+   * The engine's steps of a path change as `pulumi up` runs them, the folder first (its children
+   * name its path): diff each, then update each. Returns the diffs and the updated outputs.
+   */
+  async function moveTo(r: ReturnType<typeof run>, from: Awaited<ReturnType<typeof gallery>>, to: string) {
+    const steps: [string, Made, Props][] = [
+      ["Folder", from.folder, { path: to }],
+      ["FolderOptions", from.options, { path: to, allowListing: true }],
+      ["FolderMeta", from.meta, { path: to, title: "Gallery", tags: ["a"] }],
+      ["File", from.file, { path: `${to}/photo.jpg`, content: "jpeg bytes" }],
+    ];
+    const diffs = [];
+    for (const [kind, made, inputs] of steps) diffs.push(await r.diff(kind, made.id, made.outs, inputs));
+    // the followers' updates start at once and wait for the folder's move
+    const outs = await Promise.all(
+      steps.map(([kind, made, inputs]) => r.update(kind, made.id, made.outs, inputs)),
     );
-    return { made: { folder, options, meta }, error };
+    return { diffs, outs };
   }
 
-  it("refuses up front, changing nothing, to move a folder that holds files", async () => {
+  it("renames the folder once; its options, meta and file follow without adopt or any write", async () => {
     const before = await gallery();
-    await putFile(api, "/gallery/photo.jpg", "jpeg bytes");
+    emulator.control.clearRequests();
     const r = run();
-    await r.diff("Folder", before.folder.id, before.folder.outs, { path: "/archive/gallery" });
-    await expect(r.create("Folder", { path: "/archive/gallery" })).rejects.toThrow(
-      /moving \/gallery to \/archive\/gallery would leave \/gallery behind: it holds 1 files, e\.g\. photo\.jpg; nothing was changed/,
-    );
+    const { diffs, outs } = await moveTo(r, before, "/archive/gallery");
+    for (const d of diffs) expect(d).toMatchObject({ changes: true, replaces: [] });
+    const ops = emulator.control.requests(0).requests.map((x) => x.operation);
+    expect(ops.filter((op) => op === "rename")).toHaveLength(1);
+    expect(
+      ops.filter((op) => !["token", "getAccount", "stat", "mkdir", "rename"].includes(op ?? "")),
+    ).toEqual([]);
     const s = state();
-    expect(s.tree.map((e) => e.path)).not.toContain("/archive/gallery");
+    const paths = s.tree.map((e) => e.path);
+    expect(paths).toEqual(expect.arrayContaining(["/archive/gallery", "/archive/gallery/photo.jpg"]));
+    expect(paths.filter((x) => x.startsWith("/gallery"))).toEqual([]);
+    expect(s.options["/archive/gallery"]).toEqual({ allowListing: true });
+    expect(s.meta["/archive/gallery"]).toMatchObject({ title: "Gallery", tags: ["a"] });
+    expect(outs.map((o) => o.path)).toEqual([
+      "/archive/gallery",
+      "/archive/gallery",
+      "/archive/gallery",
+      "/archive/gallery/photo.jpg",
+    ]);
+    // each resource reads back clean where it is now
+    const later = run();
+    for (const [kind, made, o] of [
+      ["Folder", before.folder, outs[0]],
+      ["FolderOptions", before.options, outs[1]],
+      ["FolderMeta", before.meta, outs[2]],
+      ["File", before.file, outs[3]],
+    ] as const) {
+      const read = await later.read(kind, made.id, o as Props);
+      expect(read.id, kind).toBe(made.id);
+      const d = await later.diff(kind, made.id, read.props, read.inputs as Props);
+      expect(d.changes, kind).toBe(false);
+    }
+  });
+
+  it("refuses, changing nothing, to move onto a path that exists, and at check into itself", async () => {
+    const before = await gallery();
+    await api.ops.mkdir({ query: { dirname: "/taken" } });
+    const r = run();
+    await expect(
+      r.update("Folder", before.folder.id, before.folder.outs, { path: "/taken" }),
+    ).rejects.toThrow(
+      /cannot move \/gallery to \/taken: \/taken exists already \(a folder\); nothing was changed/,
+    );
+    const checked = await r.diffCheck("Folder", before.folder.outs, { path: "/gallery/inner" });
+    expect(checked.failures).toEqual([
+      {
+        property: "path",
+        reason:
+          "cannot move /gallery to /gallery/inner, which is inside it (a folder cannot be moved into itself)",
+      },
+    ]);
+    const s = state();
+    expect(s.tree.map((e) => e.path)).toEqual(expect.arrayContaining(["/gallery", "/gallery/photo.jpg"]));
+    expect(s.options["/gallery"]).toEqual({ allowListing: true });
+  });
+
+  it("moving it back undoes the move the same way", async () => {
+    const first = await gallery();
+    const r = run();
+    const there = await moveTo(r, first, "/archive/gallery");
+    const made = (i: number) => ({
+      id: [first.folder, first.options, first.meta, first.file][i]!.id,
+      outs: there.outs[i]!,
+    });
+    const back = await moveTo(
+      run(),
+      { folder: made(0), options: made(1), meta: made(2), file: made(3) },
+      "/gallery",
+    );
+    for (const d of back.diffs) expect(d.replaces).toEqual([]);
+    const s = state();
+    const paths = s.tree.map((e) => e.path);
+    expect(paths).toEqual(expect.arrayContaining(["/gallery", "/gallery/photo.jpg", "/archive"]));
+    expect(paths.filter((x) => x.startsWith("/archive/"))).toEqual([]);
     expect(s.options["/gallery"]).toEqual({ allowListing: true });
     expect(s.meta["/gallery"]).toMatchObject({ title: "Gallery", tags: ["a"] });
   });
 
-  it("refused late (content in a subfolder), keeps the old folder's options and meta, and undoes without adopt", async () => {
-    const first = await gallery();
-    await api.ops.mkdir({ query: { dirname: "/gallery/raw" } });
-    await putFile(api, "/gallery/raw/photo.jpg", "jpeg bytes");
-
-    // the move: the new folder is made, the old one's delete is refused
-    const moved = await move(run(), first, "/archive/gallery");
-    expect(moved.error?.message).toMatch(/Folder \/gallery: not empty .*nothing was deleted/s);
-    let s = state();
-    expect(s.tree.map((e) => e.path)).toEqual(
-      expect.arrayContaining(["/gallery/raw/photo.jpg", "/archive/gallery"]),
-    );
-    expect(s.options["/gallery"]).toEqual({ allowListing: true });
-    expect(s.meta["/gallery"]).toMatchObject({ title: "Gallery", tags: ["a"] });
-
-    // the undo: the path goes back; the old folder is this stack's own, taken over without adopt,
-    // and the pending delete of the old resource leaves what the new one holds
-    const back = await move(run(), moved.made, "/gallery");
-    expect(back.error).toBeUndefined();
-    const pending = await run()
-      .remove("Folder", first.folder.id, first.folder.outs)
-      .then(() => "left");
-    expect(pending).toBe("left");
-    s = state();
-    const paths = s.tree.map((e) => e.path);
-    expect(paths).toEqual(expect.arrayContaining(["/gallery", "/gallery/raw/photo.jpg"]));
-    expect(paths).not.toContain("/archive/gallery");
-    expect(s.options["/gallery"]).toEqual({ allowListing: true });
-    expect(s.meta["/gallery"]).toMatchObject({ title: "Gallery", tags: ["a"] });
-    // and a refresh of what the stack holds now is clean
+  it("a follower whose folder failed to move fails too, saying so, and nothing moves", async () => {
+    const before = await gallery();
+    await api.ops.mkdir({ query: { dirname: "/taken" } });
     const r = run();
-    for (const [kind, made] of [
-      ["Folder", back.made.folder],
-      ["FolderOptions", back.made.options],
-      ["FolderMeta", back.made.meta],
-    ] as const) {
-      const read = await r.read(kind, made.id, made.outs);
-      expect(read.id, kind).toBe(made.id);
-    }
+    await r.diff("Folder", before.folder.id, before.folder.outs, { path: "/taken" });
+    await r.diff("FolderMeta", before.meta.id, before.meta.outs, {
+      path: "/taken",
+      title: "Gallery",
+      tags: ["a"],
+    });
+    const [folder, meta] = await Promise.allSettled([
+      r.update("Folder", before.folder.id, before.folder.outs, { path: "/taken" }),
+      r.update("FolderMeta", before.meta.id, before.meta.outs, {
+        path: "/taken",
+        title: "Gallery",
+        tags: ["a"],
+      }),
+    ]);
+    expect(folder.status).toBe("rejected");
+    expect(meta.status === "rejected" && String(meta.reason)).toMatch(
+      /FolderMeta \/gallery: \/gallery did not move: the folder holding it failed to move/,
+    );
+    expect(state().meta["/gallery"]).toMatchObject({ title: "Gallery" });
   });
 });
 
