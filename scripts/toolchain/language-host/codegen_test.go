@@ -12,8 +12,8 @@ import (
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
-	codegenrpc "github.com/pulumi/pulumi/sdk/v3/proto/go/codegen"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	codegenrpc "github.com/pulumi/pulumi/sdk/v3/proto/go/codegen"
 	"google.golang.org/grpc"
 )
 
