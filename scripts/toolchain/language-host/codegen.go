@@ -1,6 +1,6 @@
 package main
 
-// Program generation, as Pulumi's own pulumi-language-nodejs does it: the engine sends PCL (from
+// Program generation and SDK linking, as Pulumi's own pulumi-language-nodejs does them: the engine sends PCL (from
 // `pulumi import --generate-code`, or a directory of it from `pulumi convert`) and the address of a
 // schema loader it serves; we bind the PCL against the schemas that loader hands out (so provider
 // plugins answer GetSchema through the engine, never through us) and print it as TypeScript with
@@ -11,16 +11,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/blang/semver"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/cgstrings"
 	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/fsutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
+	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
@@ -139,4 +144,98 @@ func generateProject(
 		return nil, err
 	}
 	return &pulumirpc.GenerateProjectResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
+}
+
+// Link is how `pulumi convert` (and `pulumi package add`) make SDKs generated into the project
+// usable: each one becomes a `file:` dependency of the program's package.json (through the package
+// manager, as the real host does), and the engine is told how to import it. `pulumi convert` calls
+// it even when there is nothing to link.
+func (h *languageHost) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
+	info := req.GetInfo()
+	opts := runtimeOptionsFrom(info.GetOptions())
+	programDir := info.GetProgramDirectory()
+
+	isTypeScript := opts.typescript || opts.tsconfigPath != ""
+	if !isTypeScript {
+		if _, err := fsutil.Searchup(programDir, "tsconfig.json"); err == nil {
+			isTypeScript = true
+		}
+	}
+	usesModuleSyntax := isTypeScript
+	if !usesModuleSyntax {
+		if p, err := npm.SearchupPackageManifest(programDir); err == nil {
+			if data, _, err := npm.ReadPackageManifest(filepath.Dir(p)); err == nil {
+				usesModuleSyntax = data["type"] == "module"
+			}
+		}
+	}
+	instructions := "You can import the SDK in your JavaScript code with:\n\n"
+	if isTypeScript {
+		instructions = "You can import the SDK in your TypeScript code with:\n\n"
+	}
+	if len(req.GetPackages()) == 0 {
+		return &pulumirpc.LinkResponse{ImportInstructions: instructions}, nil
+	}
+
+	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the engine's schema loader at %q: %w", req.GetLoaderTarget(), err)
+	}
+	defer loader.Close()
+	cached := schema.NewCachedLoader(loader)
+	pmType := npm.AutoPackageManager
+	if opts.packageManager != "" {
+		pmType = npm.PackageManagerType(opts.packageManager)
+	}
+	pm, err := npm.ResolvePackageManager(pmType, programDir)
+	if err != nil {
+		return nil, err
+	}
+
+	var imports strings.Builder
+	for _, dep := range req.GetPackages() {
+		desc := &schema.PackageDescriptor{Name: dep.GetPackage().GetName(), DownloadURL: dep.GetPackage().GetServer()}
+		if v, err := semver.ParseTolerant(dep.GetPackage().GetVersion()); err == nil {
+			desc.Version = &v
+		}
+		if p := dep.GetPackage().GetParameterization(); p != nil {
+			desc.Parameterization = &schema.ParameterizationDescriptor{Name: p.GetName(), Value: p.GetValue()}
+			if v, err := semver.ParseTolerant(p.GetVersion()); err == nil {
+				desc.Parameterization.Version = v
+			}
+		}
+		ref, err := schema.LoadPackageReferenceV2(ctx, cached, desc)
+		if err != nil {
+			return nil, err
+		}
+		pkg, err := ref.Definition()
+		if err != nil {
+			return nil, err
+		}
+		if err := pkg.ImportLanguages(map[string]schema.Language{"nodejs": codegen.Importer}); err != nil {
+			return nil, err
+		}
+		name := nodePackageName(pkg)
+		if err := pm.Link(ctx, programDir, name, dep.GetPath()); err != nil {
+			return nil, err
+		}
+		if usesModuleSyntax {
+			fmt.Fprintf(&imports, "  import * as %s from \"%s\";\n", cgstrings.Camel(ref.Name()), name)
+		} else {
+			fmt.Fprintf(&imports, "  const %s = require(\"%s\");\n", cgstrings.Camel(ref.Name()), name)
+		}
+	}
+	return &pulumirpc.LinkResponse{ImportInstructions: instructions + imports.String()}, nil
+}
+
+// nodePackageName is the npm name of a package's Node.js SDK: the schema's
+// language.nodejs.packageName, else @<namespace>/<name>, else @pulumi/<name>.
+func nodePackageName(pkg *schema.Package) string {
+	if info, ok := pkg.Language["nodejs"].(codegen.NodePackageInfo); ok && info.PackageName != "" {
+		return info.PackageName
+	}
+	if pkg.Namespace != "" {
+		return "@" + pkg.Namespace + "/" + pkg.Name
+	}
+	return "@pulumi/" + pkg.Name
 }

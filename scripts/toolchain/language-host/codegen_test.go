@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	codegenrpc "github.com/pulumi/pulumi/sdk/v3/proto/go/codegen"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // toySchema is a provider package like the ones the engine's loader hands out: its Node.js SDK is
@@ -247,4 +249,53 @@ output widgetName {
 		t.Errorf("index.ts:\n%s", ts)
 	}
 	read("tsconfig.json")
+}
+
+func TestLinkWithNothingToLinkSaysHowToImport(t *testing.T) {
+	// `pulumi convert` calls Link even when no SDK was generated: that must not fail.
+	resp, err := newLanguageHost("", "").Link(context.Background(), &pulumirpc.LinkRequest{
+		Info: &pulumirpc.ProgramInfo{ProgramDirectory: t.TempDir()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.GetImportInstructions() != "You can import the SDK in your TypeScript code with:\n\n" {
+		t.Fatalf("instructions %q", resp.GetImportInstructions())
+	}
+}
+
+func TestLinkAddsTheSDKAsAFileDependency(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm is not on PATH")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"package.json": `{"name":"prog","main":"index.js"}`})
+	opts, _ := structpb.NewStruct(map[string]any{"typescript": false})
+	sdkDir := filepath.Join(dir, "sdks", "toy")
+	resp, err := newLanguageHost("", "").Link(context.Background(), &pulumirpc.LinkRequest{
+		Info:         &pulumirpc.ProgramInfo{ProgramDirectory: dir, RootDirectory: dir, EntryPoint: ".", Options: opts},
+		LoaderTarget: serveLoader(t, newSpecLoader(t, toySchema)),
+		Packages: []*pulumirpc.LinkRequest_LinkDependency{
+			{Path: sdkDir, Package: &pulumirpc.PackageDependency{Name: "toy", Kind: "resource", Version: "1.2.3"}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(resp.GetImportInstructions(), `const toy = require("@example/toy");`) {
+		t.Fatalf("instructions %q", resp.GetImportInstructions())
+	}
+	var pkg struct {
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	if pkg.Dependencies["@example/toy"] != "file:"+sdkDir {
+		t.Fatalf("package.json %s", b)
+	}
 }

@@ -325,9 +325,10 @@ func runFlags(req *pulumirpc.RunRequest, engineAddr, programDir, tracing string)
 }
 
 type runtimeOptions struct {
-	typescript   bool
-	tsconfigPath string
-	nodeArgs     string
+	typescript     bool
+	tsconfigPath   string
+	nodeArgs       string
+	packageManager string // "" means auto
 }
 
 // runtimeOptionsFrom reads Pulumi.yaml's `runtime.options`.
@@ -348,6 +349,9 @@ func runtimeOptionsFrom(s *structpb.Struct) runtimeOptions {
 	}
 	if v, ok := m["nodeargs"].(string); ok {
 		opts.nodeArgs = v
+	}
+	if v, ok := m["packagemanager"].(string); ok {
+		opts.packageManager = v
 	}
 	return opts
 }
