@@ -126,8 +126,10 @@ if [ -z "$installed" ]; then
     log "building pulumi v$version from Go source into $cache (first run only; ~8-20 min on 2 cores)"
     require_go "a Pulumi CLI >= $MIN_CLI"
     built=true
+    t=$SECONDS
     GO=$go bash "$here/build-cli.sh" "$version" "$cache" >/dev/null \
       || die "building pulumi v$version failed (see above)"
+    log "built pulumi v$version in $((SECONDS - t))s"
   fi
   log "using pulumi v$version built from source at $bin/pulumi"
 fi
@@ -153,10 +155,12 @@ else
     require_go "a Pulumi CLI >= $MIN_CLI"
     built=true
     mkdir -p "$(dirname "$our_host")"
+    t=$SECONDS
     (cd "$src" && GOTOOLCHAIN=local GOFLAGS="-mod=readonly -buildvcs=false" "$go" build -trimpath \
       -ldflags "-s -w -X main.version=$version" -o "$our_host.tmp" .) >&2 \
       || die "building pulumi-language-nodejs failed (see above)"
     mv -f "$our_host.tmp" "$our_host"
+    log "built pulumi-language-nodejs in $((SECONDS - t))s"
   fi
   prune "$cache/nodejs-host" "$hash"
 fi
@@ -179,6 +183,7 @@ else
     log "building pulumi-language-yaml v$YAML_VERSION from Go source (first run only; ~1-3 min on 2 cores)"
     require_go "pulumi-language-yaml (or a Pulumi CLI >= $MIN_CLI that comes with it)"
     built=true
+    t=$SECONDS
     gobin="$(dirname "$our_yaml").tmp.$$"
     rm -rf "$gobin"
     mkdir -p "$gobin"
@@ -190,6 +195,7 @@ else
     mkdir -p "$(dirname "$our_yaml")"
     mv -f "$gobin/pulumi-language-yaml" "$our_yaml"
     rm -rf "$gobin"
+    log "built pulumi-language-yaml v$YAML_VERSION in $((SECONDS - t))s"
   fi
   log "using pulumi-language-yaml v$YAML_VERSION built from source at $our_yaml"
 fi
