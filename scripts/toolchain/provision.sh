@@ -4,14 +4,28 @@
 #                                  Go source at BUILD_VERSION (scripts/toolchain/cli-version)
 #   pulumi-language-nodejs         the one beside the installed CLI or on PATH, else our own host
 #                                  built from ./language-host
+#   pulumi-language-yaml           the one beside the installed CLI or on PATH, else built from
+#                                  Pulumi YAML's Go module at YAML_VERSION (below)
 #   pulumi-resource-pulumi-nodejs  the dynamic provider's plugin, shipped in @pulumi/pulumi
 # Prints one line on stdout: the colon-separated directories to prepend to PATH. Which CLI and
-# host are used goes to stderr. Everything built lands in a cache outside the repo, so only the
+# hosts are used goes to stderr. Everything built lands in a cache outside the repo, so only the
 # first build is slow.
 #
 # Why MIN_CLI is 3.160.0: `pulumi refresh --run-program` (used by `mediahost-drift --run-program`)
 # arrived in 3.160.0; every other command the provider, its tools and tests use is older
 # (`refresh --preview-only` 3.105, `refresh --clear-pending-creates` 3.39).
+# Why YAML_VERSION is 1.25.0: see scripts/toolchain/README.md.
+#
+# Layout of the cache (shared by every checkout of the repository on the machine):
+#   pulumi-vX.Y.Z/bin/pulumi                    the CLI built from source (build-cli.sh)
+#   pulumi-vX.Y.Z/nodejs-host/<hash>/           our Node.js language host, per source hash
+#   pulumi-vX.Y.Z/yaml-host/vA.B.C/             pulumi-language-yaml built from its module
+#   pulumi-vX.Y.Z/path/<key>/bin/               what goes on PATH: hard links to the CLI and the
+#                                               hosts this checkout uses, side by side, because the
+#                                               CLI looks for its language hosts next to its own
+#                                               real path. One directory per combination, so two
+#                                               checkouts with different host sources never swap
+#                                               each other's host mid-run.
 #
 # Environment: MEDIAHOST_TOOLCHAIN_CACHE (default $XDG_CACHE_HOME/pulumi-mediahost or
 # ~/.cache/pulumi-mediahost), GO (path of the go binary), MEDIAHOST_PULUMI_FROM_SOURCE=1 (ignore
@@ -19,6 +33,7 @@
 set -euo pipefail
 
 MIN_CLI=3.160.0
+YAML_VERSION=1.25.0
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 sdk="$repo/node_modules/@pulumi/pulumi"
@@ -29,7 +44,9 @@ die() { log "error: $*"; exit 1; }
 version=$(tr -d ' \n' <"$here/cli-version")
 [ -n "$version" ] || die "$here/cli-version is empty"
 
-cache="${MEDIAHOST_TOOLCHAIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-mediahost}/pulumi-v$version"
+root="${MEDIAHOST_TOOLCHAIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-mediahost}"
+root="${root%/}"
+cache="$root/pulumi-v$version"
 bin="$cache/bin"
 mkdir -p "$bin"
 export PULUMI_SKIP_UPDATE_CHECK=true # `pulumi version` must not try the network
@@ -45,9 +62,9 @@ start=$SECONDS
 built=false
 
 # Only called when something must be built: a warm cache needs no Go.
-require_go() {
+require_go() { # what-to-install-instead
   go=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
-  [ -x "$go" ] || die "Go is needed to build the Pulumi toolchain (set GO=/path/to/go), or install a Pulumi CLI >= $MIN_CLI"
+  [ -x "$go" ] || die "Go is needed to build the Pulumi toolchain (set GO=/path/to/go), or install $1"
 }
 
 # Atomic install: readers in other processes never see a half-written file.
@@ -58,15 +75,34 @@ install_file() { # src dest
   mv -f "$2.tmp.$$" "$2"
 }
 
-# Sees through PATH entries that are our own bin dir.
-ambient() { # name -> path outside $bin, or nothing
+# A hard link (a copy across file systems), atomically: the CLI resolves symbolic links to find
+# the hosts beside it, a hard link it does not.
+install_link() { # src dest
+  [ "$1" -ef "$2" ] && return 0
+  if ! ln -f "$1" "$2.tmp.$$" 2>/dev/null; then
+    install_file "$1" "$2"
+    return 0
+  fi
+  mv -f "$2.tmp.$$" "$2"
+}
+
+# Sees through PATH entries inside our cache (what an earlier provisioning put on PATH).
+ambient() { # name -> path outside $root, or nothing
   local p
-  p=$(PATH=$(tr ':' '\n' <<<"$PATH" | grep -vxF "$bin" | paste -sd: -) command -v "$1" 2>/dev/null) || true
+  p=$(PATH=$(tr ':' '\n' <<<"$PATH" | grep -vxF "$root" | grep -vF "$root/" | paste -sd: -) \
+    command -v "$1" 2>/dev/null) || true
   echo "$p"
 }
 
 at_least() { # version minimum -> true when version >= minimum (both X.Y.Z)
   [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
+}
+
+# Removes what no provisioning has used for two weeks (other checkouts keep theirs fresh).
+prune() { # dir keep
+  [ -d "$1" ] || return 0
+  touch "$1/$2"
+  find "$1" -mindepth 1 -maxdepth 1 -type d ! -name "$2" -mtime +14 -exec rm -rf {} +
 }
 
 dirs=()
@@ -88,10 +124,12 @@ fi
 if [ -z "$installed" ]; then
   if [ ! -x "$bin/pulumi" ] || [ "$("$bin/pulumi" version 2>/dev/null)" != "v$version" ]; then
     log "building pulumi v$version from Go source into $cache (first run only; ~8-20 min on 2 cores)"
-    require_go
+    require_go "a Pulumi CLI >= $MIN_CLI"
     built=true
+    t=$SECONDS
     GO=$go bash "$here/build-cli.sh" "$version" "$cache" >/dev/null \
       || die "building pulumi v$version failed (see above)"
+    log "built pulumi v$version in $((SECONDS - t))s"
   fi
   log "using pulumi v$version built from source at $bin/pulumi"
 fi
@@ -99,6 +137,7 @@ fi
 # 2. The Node.js language host: the one that came with the installed CLI (beside it, or on PATH),
 # else ours, rebuilt whenever its source changes.
 host=""
+our_host=""
 if [ -n "$installed" ] && [ -x "$(dirname "$pulumi_path")/pulumi-language-nodejs" ]; then
   host="$(dirname "$pulumi_path")/pulumi-language-nodejs"
 elif [ -n "$installed" ]; then
@@ -110,28 +149,84 @@ else
   src="$here/language-host"
   hash=$(cd "$src" && { echo "$version"; cat go.mod go.sum $(ls *.go | grep -v '_test\.go$' | sort); } \
     | sha256sum | cut -c1-16)
-  lh="$cache/language-host/$hash/pulumi-language-nodejs"
-  if [ ! -x "$lh" ]; then
-    log "building pulumi-language-nodejs ($hash)"
-    require_go
+  our_host="$cache/nodejs-host/$hash/pulumi-language-nodejs"
+  if [ ! -x "$our_host" ]; then
+    log "building pulumi-language-nodejs ($hash; ~1 min the first time, seconds after a source change)"
+    require_go "a Pulumi CLI >= $MIN_CLI"
     built=true
-    mkdir -p "$(dirname "$lh")"
+    mkdir -p "$(dirname "$our_host")"
+    t=$SECONDS
     (cd "$src" && GOTOOLCHAIN=local GOFLAGS="-mod=readonly -buildvcs=false" "$go" build -trimpath \
-      -ldflags "-s -w -X main.version=$version" -o "$lh.tmp" .) >&2 \
+      -ldflags "-s -w -X main.version=$version" -o "$our_host.tmp" .) >&2 \
       || die "building pulumi-language-nodejs failed (see above)"
-    mv -f "$lh.tmp" "$lh"
-    # older builds are unreachable now
-    find "$cache/language-host" -mindepth 1 -maxdepth 1 -type d ! -name "$hash" -exec rm -rf {} +
+    mv -f "$our_host.tmp" "$our_host"
+    log "built pulumi-language-nodejs in $((SECONDS - t))s"
   fi
-  # Next to `pulumi`, the engine treats it as bundled (no "using ... from $PATH" warning).
-  install_file "$lh" "$bin/pulumi-language-nodejs"
+  prune "$cache/nodejs-host" "$hash"
 fi
 
-# 3. The dynamic provider's plugin: a shell script that runs @pulumi/pulumi/cmd/dynamic-provider,
-# resolved with node from the provider process's working directory.
-install_file "$sdk/pulumi-resource-pulumi-nodejs" "$bin/pulumi-resource-pulumi-nodejs"
+# 3. The YAML language host: the one that came with the installed CLI, else one on PATH, else ours,
+# built from Pulumi YAML's module at YAML_VERSION. The module proxy serves it like any module; its
+# go.mod has no replace directives, so `go install module@version` builds it as published.
+yaml=""
+our_yaml=""
+if [ -n "$installed" ] && [ -x "$(dirname "$pulumi_path")/pulumi-language-yaml" ]; then
+  yaml="$(dirname "$pulumi_path")/pulumi-language-yaml"
+else
+  yaml=$(ambient pulumi-language-yaml)
+fi
+if [ -n "$yaml" ]; then
+  log "using the YAML language host $yaml"
+else
+  our_yaml="$cache/yaml-host/v$YAML_VERSION/pulumi-language-yaml"
+  if [ ! -x "$our_yaml" ]; then
+    log "building pulumi-language-yaml v$YAML_VERSION from Go source (first run only; ~1-3 min on 2 cores)"
+    require_go "pulumi-language-yaml (or a Pulumi CLI >= $MIN_CLI that comes with it)"
+    built=true
+    t=$SECONDS
+    gobin="$(dirname "$our_yaml").tmp.$$"
+    rm -rf "$gobin"
+    mkdir -p "$gobin"
+    # GOFLAGS cleared: a -mod setting of the caller's would make `go install module@version` refuse.
+    GOBIN="$gobin" GOTOOLCHAIN=local GOFLAGS= "$go" install -trimpath \
+      -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_VERSION" \
+      "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@v$YAML_VERSION" >&2 \
+      || { rm -rf "$gobin"; die "building pulumi-language-yaml v$YAML_VERSION failed (see above)"; }
+    mkdir -p "$(dirname "$our_yaml")"
+    mv -f "$gobin/pulumi-language-yaml" "$our_yaml"
+    rm -rf "$gobin"
+    log "built pulumi-language-yaml v$YAML_VERSION in $((SECONDS - t))s"
+  fi
+  log "using pulumi-language-yaml v$YAML_VERSION built from source at $our_yaml"
+fi
 
-dirs+=("$bin")
+# 4. The directory that goes on PATH: what this checkout uses side by side. With our CLI, hard links
+# to it and to its hosts (an installed YAML host is linked symbolically: it stays that one); with an
+# installed CLI, only what it lacks. The dynamic provider's plugin is a shell script that runs
+# @pulumi/pulumi/cmd/dynamic-provider, resolved with node from the provider process's working
+# directory.
+dynamic="$sdk/pulumi-resource-pulumi-nodejs"
+key=$({ echo "cli ${installed:-ours}"; echo "nodejs ${our_host:-$host}"; echo "yaml ${our_yaml:-$yaml}"; \
+  sha256sum <"$dynamic"; } | sha256sum | cut -c1-16)
+# .../bin: test/e2e/helpers/toolchain.ts hands <dir>/.. to the Automation API as the CLI's root
+path_dir="$cache/path/$key/bin"
+mkdir -p "$path_dir"
+if [ -z "$installed" ]; then
+  install_link "$bin/pulumi" "$path_dir/pulumi"
+  install_link "$our_host" "$path_dir/pulumi-language-nodejs"
+  if [ -n "$our_yaml" ]; then
+    install_link "$our_yaml" "$path_dir/pulumi-language-yaml"
+  else
+    ln -sfn "$yaml" "$path_dir/pulumi-language-yaml"
+  fi
+elif [ -n "$our_yaml" ]; then
+  # the CLI will say it uses it "from \$PATH": it is not beside the installed CLI
+  install_link "$our_yaml" "$path_dir/pulumi-language-yaml"
+fi
+install_file "$dynamic" "$path_dir/pulumi-resource-pulumi-nodejs"
+prune "$cache/path" "$key"
+
+dirs+=("$path_dir")
 # quiet when nothing had to be built: `npm run -s pulumi -- ...` output stays clean
 [ "$built" = false ] || log "pulumi v$version toolchain ready in $cache ($((SECONDS - start))s)"
 (IFS=:; echo "${dirs[*]}")

@@ -1,9 +1,20 @@
 // scripts/toolchain/provision.sh picks the CLI the way users expect: an installed Pulumi CLI of any
-// version from the supported minimum on (with the language host that came with it), and a build
-// from Go source only when none fits; it says which it uses. Fake CLIs on PATH and a fake cache
-// keep this test free of Go builds.
+// version from the supported minimum on (with the language hosts that came with it), and a build
+// from Go source only when none fits; the same for the YAML language host. It says which it uses.
+// Fake CLIs on PATH and a fake cache keep this test free of Go builds.
 import { execFile } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,42 +53,96 @@ function provision(pathDirs: string[], cache: string): Promise<{ stdout: string;
 }
 
 const buildVersion = readFileSync(join(repo, "scripts/toolchain/cli-version"), "utf8").trim();
+const yamlVersion = /^YAML_VERSION=(\S+)$/m.exec(readFileSync(script, "utf8"))?.[1];
+
+/** What an earlier build left in a cache: the CLI, our Node.js host for this source, the YAML host. */
+async function warmCache(cache: string, opts: { yaml: boolean }): Promise<string> {
+  const versioned = join(cache, `pulumi-v${buildVersion}`);
+  fake(join(versioned, "bin"), "pulumi", `v${buildVersion}`);
+  const hash = await new Promise<string>((res, rej) =>
+    execFile(
+      "bash",
+      [
+        "-c",
+        `cd scripts/toolchain/language-host && { echo "${buildVersion}"; cat go.mod go.sum $(ls *.go | grep -v '_test\\.go$' | sort); } | sha256sum | cut -c1-16`,
+      ],
+      { cwd: repo },
+      (err, out) => (err ? rej(err) : res(out.trim())),
+    ),
+  );
+  fake(join(versioned, "nodejs-host", hash), "pulumi-language-nodejs", "ours");
+  if (opts.yaml) fake(join(versioned, "yaml-host", `v${yamlVersion}`), "pulumi-language-yaml", "our yaml");
+  return versioned;
+}
 
 describe("provision.sh chooses the Pulumi CLI", () => {
   it("uses an installed CLI newer than the minimum, with the language host beside it", async () => {
     const installed = join(work, "installed");
     fake(installed, "pulumi", "v3.270.0");
     fake(installed, "pulumi-language-nodejs", "host");
+    fake(installed, "pulumi-language-yaml", "yaml host");
     const { stdout, stderr } = await provision([installed], join(work, "cache-a"));
-    expect(stdout.trim().split(delimiter)[0]).toBe(installed);
+    const dirs = stdout.trim().split(delimiter);
+    expect(dirs[0]).toBe(installed);
     expect(stderr).toContain(`using the installed pulumi v3.270.0 at ${installed}/pulumi`);
     expect(stderr).toContain(`using the language host ${installed}/pulumi-language-nodejs`);
+    expect(stderr).toContain(`using the YAML language host ${installed}/pulumi-language-yaml`);
     expect(stderr).not.toContain("building");
+    // beside it only what the installed CLI lacks: the dynamic provider's plugin
+    expect(readdirSync(dirs[1] as string)).toEqual(["pulumi-resource-pulumi-nodejs"]);
   });
 
   it("ignores an installed CLI older than the minimum and uses the one built from source", async () => {
     const old = join(work, "old");
     fake(old, "pulumi", "v3.100.0");
-    // what an earlier build left in the cache: the CLI and our language host for this source
     const cache = join(work, "cache-b");
-    const versioned = join(cache, `pulumi-v${buildVersion}`);
-    fake(join(versioned, "bin"), "pulumi", `v${buildVersion}`);
-    const hash = await new Promise<string>((res, rej) =>
-      execFile(
-        "bash",
-        [
-          "-c",
-          `cd scripts/toolchain/language-host && { echo "${buildVersion}"; cat go.mod go.sum $(ls *.go | grep -v '_test\\.go$' | sort); } | sha256sum | cut -c1-16`,
-        ],
-        { cwd: repo },
-        (err, out) => (err ? rej(err) : res(out.trim())),
-      ),
-    );
-    fake(join(versioned, "language-host", hash), "pulumi-language-nodejs", "ours");
+    const versioned = await warmCache(cache, { yaml: true });
     const { stdout, stderr } = await provision([old], cache);
     expect(stderr).toContain(`ignoring ${old}/pulumi (v3.100.0): older than v3.160.0`);
     expect(stderr).toContain(`using pulumi v${buildVersion} built from source`);
+    expect(stderr).toContain(
+      `using pulumi-language-yaml v${yamlVersion} built from source at ${versioned}/yaml-host/v${yamlVersion}/pulumi-language-yaml`,
+    );
     expect(stderr).not.toContain("building");
-    expect(stdout.trim().split(delimiter)).toEqual([join(versioned, "bin")]);
+    // one directory, of this checkout's own: the CLI with both hosts beside it (hard links: the CLI
+    // finds its hosts next to its real path), and the dynamic provider's plugin
+    const dirs = stdout.trim().split(delimiter);
+    expect(dirs).toHaveLength(1);
+    const [dir] = dirs as [string];
+    expect(dir.startsWith(join(versioned, "path") + "/")).toBe(true);
+    const same = (a: string, b: string) => statSync(a).ino === statSync(b).ino;
+    expect(same(join(dir, "pulumi"), join(versioned, "bin", "pulumi"))).toBe(true);
+    expect(lstatSync(join(dir, "pulumi")).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(dir, "pulumi-language-nodejs"), "utf8")).toContain("ours");
+    expect(readFileSync(join(dir, "pulumi-language-yaml"), "utf8")).toContain("our yaml");
+    expect(readFileSync(join(dir, "pulumi-resource-pulumi-nodejs"), "utf8")).toBe(
+      readFileSync(join(repo, "node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"), "utf8"),
+    );
+    // the second run: same answer, nothing to build
+    const again = await provision([old], cache);
+    expect(again.stdout).toBe(stdout);
+  });
+});
+
+describe("provision.sh chooses the YAML language host", () => {
+  it("uses a pulumi-language-yaml on PATH with the CLI built from source, linked beside it", async () => {
+    const elsewhere = join(work, "yaml-elsewhere");
+    const installedYaml = fake(elsewhere, "pulumi-language-yaml", "installed yaml");
+    const cache = join(work, "cache-c");
+    await warmCache(cache, { yaml: false }); // nothing to build: GO is unusable here
+    const { stdout, stderr } = await provision([elsewhere], cache);
+    expect(stderr).toContain(`using the YAML language host ${installedYaml}`);
+    expect(stderr).not.toContain("building");
+    const dir = stdout.trim();
+    expect(readlinkSync(join(dir, "pulumi-language-yaml"))).toBe(installedYaml);
+  });
+
+  it("builds it only when none is installed, and says so", async () => {
+    const cache = join(work, "cache-d");
+    await warmCache(cache, { yaml: false });
+    // GO points nowhere, so the build it attempts fails, naming what to install instead
+    await expect(provision([], cache)).rejects.toThrow(
+      new RegExp(`building pulumi-language-yaml v${yamlVersion}[^]*Go is needed[^]*pulumi-language-yaml`),
+    );
   });
 });

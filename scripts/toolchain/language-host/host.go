@@ -56,20 +56,6 @@ func (h *languageHost) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirp
 	return &pulumirpc.PluginInfo{Version: version}, nil
 }
 
-// The only plugin our programs use is the dynamic provider's, which provisioning puts on PATH; so
-// there is nothing for the engine to install ahead of time.
-func (h *languageHost) GetRequiredPlugins(
-	context.Context, *pulumirpc.GetRequiredPluginsRequest,
-) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	return &pulumirpc.GetRequiredPluginsResponse{}, nil
-}
-
-func (h *languageHost) GetRequiredPackages(
-	context.Context, *pulumirpc.GetRequiredPackagesRequest,
-) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
-}
-
 func (h *languageHost) RuntimeOptionsPrompts(
 	context.Context, *pulumirpc.RuntimeOptionsRequest,
 ) (*pulumirpc.RuntimeOptionsResponse, error) {
@@ -281,14 +267,25 @@ func runResponseFor(waitErr error) *pulumirpc.RunResponse {
 // resolveRunScript asks node itself, from the program's directory, so the program's own copy of
 // @pulumi/pulumi runs it (the SDK must be a single instance per process).
 func resolveRunScript(node, programDir string) (string, error) {
-	cmd := exec.Command(node, "-e", "console.log(require.resolve('@pulumi/pulumi/cmd/run'))")
-	cmd.Dir = programDir
+	return resolveModule(node, programDir, "@pulumi/pulumi/cmd/run", "`npm install`")
+}
+
+// resolveModule resolves a module with node's require.resolve from dir; install says what to run
+// when it is missing.
+func resolveModule(node, dir, module, install string) (string, error) {
+	quoted, err := json.Marshal(module) // a JSON string is a JavaScript string literal
+	if err != nil {
+		return "", err
+	}
+	script := "console.log(require.resolve(" + string(quoted) + "))"
+	cmd := exec.Command(node, "-e", script)
+	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("could not find @pulumi/pulumi from %s (is it installed? run `npm install`): %s",
-			programDir, firstLine(stderr.String()))
+		return "", fmt.Errorf("could not find %s from %s (is @pulumi/pulumi installed? run %s): %s",
+			module, dir, install, firstLine(stderr.String()))
 	}
 	return strings.TrimSpace(string(out)), nil
 }
@@ -328,9 +325,10 @@ func runFlags(req *pulumirpc.RunRequest, engineAddr, programDir, tracing string)
 }
 
 type runtimeOptions struct {
-	typescript   bool
-	tsconfigPath string
-	nodeArgs     string
+	typescript     bool
+	tsconfigPath   string
+	nodeArgs       string
+	packageManager string // "" means auto
 }
 
 // runtimeOptionsFrom reads Pulumi.yaml's `runtime.options`.
@@ -351,6 +349,9 @@ func runtimeOptionsFrom(s *structpb.Struct) runtimeOptions {
 	}
 	if v, ok := m["nodeargs"].(string); ok {
 		opts.nodeArgs = v
+	}
+	if v, ok := m["packagemanager"].(string); ok {
+		opts.packageManager = v
 	}
 	return opts
 }

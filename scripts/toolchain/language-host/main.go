@@ -1,9 +1,12 @@
 // Command pulumi-language-nodejs is a minimal Node.js language host for the Pulumi engine.
 //
 // Why it exists: the Go module proxy we can reach serves no version of Pulumi's own
-// sdk/nodejs/cmd/pulumi-language-nodejs module, so the toolchain builds this one instead. It only
-// covers what this project needs: running a Node.js program through @pulumi/pulumi's cmd/run.
-// Plugin discovery is not implemented: the dynamic provider plugin is put on PATH by provisioning.
+// sdk/nodejs/cmd/pulumi-language-nodejs module, so the toolchain builds this one instead. It covers
+// what this project and its users' workflows need, each done the way Pulumi's own host does it:
+// running a program through @pulumi/pulumi's cmd/run (host.go), running policy packs and plugins
+// written in Node.js (RunPlugin, plugin.go), reporting the provider plugins that npm packages in
+// node_modules name (GetRequiredPackages, packages.go) and writing TypeScript from PCL for
+// `pulumi import --generate-code` and `pulumi convert` (codegen.go).
 package main
 
 import (
