@@ -28,8 +28,9 @@ export function adoptHint(what: string, account: string): string {
     `${what} already exists in account "${account}". To manage the existing one, ` +
     `set \`adopt: true\` on this resource (it then takes over the object as it is, applies the ` +
     "declared properties, and on delete puts back what it found); to keep it unmanaged, choose " +
-    "another name. (An interrupted run, or a failed move, of this same stack is recognised on " +
-    "the machine that ran it; elsewhere `adopt: true` is the way.)"
+    "another name. If an interrupted `pulumi up` of this stack made it (the CLI reported pending " +
+    "operations), run `npx mediahost-recover` once before `pulumi up` instead: it takes in what that " +
+    "run made, on any machine that shares the stack's backend."
   );
 }
 

@@ -10,6 +10,7 @@
 import type { z } from "zod";
 import type { AccountContext } from "./account/context";
 import { MediahostError } from "./client";
+import { DEFAULT_ACCOUNT } from "./config";
 import { Creation, Deletion } from "./contexts";
 import { canonical, containsUnknown, UNKNOWN } from "./diff";
 import { ProviderError, shaped } from "./errors";
@@ -161,13 +162,18 @@ export class Lifecycle {
 
   /** What the object holds now (outputs, and the inputs that match them), or undefined when it is gone. */
   async read(kind: Kind, id: string, olds: State): Promise<{ outs: Props; inputs: Props } | undefined> {
-    return this.step(kind, olds, async () => {
-      const { ctx, alias } = await this.open(kind, id, olds, olds.account, "now");
-      const live = await orGone(kind.read(kindContext(ctx, alias), olds as never));
-      if (!live) return undefined;
-      const outs = { ...olds, ...live };
-      return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
-    });
+    return this.step(
+      kind,
+      olds,
+      async () => {
+        const { ctx, alias } = await this.open(kind, id, olds, olds.account, "now");
+        const live = await orGone(kind.read(kindContext(ctx, alias), olds as never));
+        if (!live) return undefined;
+        const outs = { ...olds, ...live };
+        return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
+      },
+      true,
+    );
   }
 
   async update(kind: Kind, id: string, olds: State, news: Props): Promise<Props> {
@@ -280,13 +286,40 @@ export class Lifecycle {
   }
 
   /** Runs a step; expected failures reach the engine as one line naming the resource. */
-  private async step<T>(kind: Kind, props: Props, work: () => Promise<T>): Promise<T> {
+  private async step<T>(kind: Kind, props: Props, work: () => Promise<T>, refresh = false): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      throw shaped(err, describe(kind, props));
+      throw shaped(
+        credentialsRefused(err, props.account as string | undefined, refresh) ?? err,
+        describe(kind, props),
+      );
     }
   }
+}
+
+/**
+ * The service refused an account's credentials (its token request answered 401): the error that
+ * names the account, the config key, and — for a refresh, which runs with the provider
+ * configuration recorded at the last `pulumi up` — the command that records the current one.
+ */
+function credentialsRefused(
+  err: unknown,
+  account: string | undefined,
+  refresh: boolean,
+): ProviderError | undefined {
+  if (!(err instanceof MediahostError && err.operation === "token" && err.status === 401)) return undefined;
+  const name = account ?? DEFAULT_ACCOUNT;
+  const key = account === undefined ? "mediahost:clientSecret" : `mediahost:accounts.${account}.clientSecret`;
+  const fix = refresh
+    ? "A refresh without the program uses the credentials recorded at the last `pulumi up`: if they were " +
+      "rotated since, run `pulumi up` without `--refresh` (or `pulumi refresh --run-program`) once to record the " +
+      `current ones; otherwise check \`${key}\`.`
+    : `Check \`${key}\` (and its client id): the stack config must hold the account's current credentials.`;
+  return new ProviderError(
+    `account "${name}": the service refused its credentials (${err.serviceMessage ?? "HTTP 401"}). ${fix}`,
+    { cause: err },
+  );
 }
 
 // ---- helpers of check and diff ---------------------------------------------------------------------

@@ -106,6 +106,42 @@ describe("examples/multi-account with the real CLI", async () => {
     expect(calls.getMeta).toBeGreaterThanOrEqual(6); // both accounts were read
   });
 
+  it("after both client secrets are rotated, up --refresh fails with one line per resource naming the account and the way past it, which works", async () => {
+    const rotated = { eu: `${EU.clientSecret}-rotated`, us: `${US.clientSecret}-rotated` };
+    for (const a of [EU, US]) {
+      await p.emulator.control.rotateClient(a.clientId, rotated[a.alias as "eu" | "us"]);
+      await p.stack.setConfig(
+        `mediahost:accounts.${a.alias}.clientSecret`,
+        { value: rotated[a.alias as "eu" | "us"], secret: true },
+        true,
+      );
+    }
+    // the refresh runs with the provider configuration recorded at the last up: the old secrets
+    const failed = await p.stack.up({ refresh: true }).then(
+      () => "",
+      (e: Error) => String(e),
+    );
+    if (failed) {
+      const lines = failed.split("\n").filter((l) => /error: .*refused its credentials/.test(l));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) {
+        expect(line).toMatch(
+          /account "(eu|us)": the service refused its credentials \(Invalid client credentials\)/,
+        );
+        expect(line).toMatch(
+          /run `pulumi up` without `--refresh` \(or `pulumi refresh --run-program`\) once/,
+        );
+      }
+      for (const secret of Object.values(rotated)) expect(failed).not.toContain(secret);
+    }
+    // the way the message names: an up without --refresh records the current credentials
+    const up = await p.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    const again = await p.stack.up({ refresh: true });
+    expect(again.summary.result).toBe("succeeded");
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
   it("destroys everything it made in both accounts", async () => {
     const destroyed = await p.stack.destroy();
     expect(destroyed.summary.result).toBe("succeeded");

@@ -3,14 +3,16 @@
 // run finishing), the safety guards, and secrets kept out of everything the CLI leaves behind.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RequestLog } from "../../emulator/requestlog";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
-import { repoRoot, toolchainForTests } from "./helpers/toolchain";
+import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
 
 const WORK_DIR = "test/e2e/programs/runs";
 const PASSWORD = "fetch-pw-8c1d2e";
@@ -108,7 +110,7 @@ describe("runs that go wrong", async () => {
     );
   }
 
-  it("an up killed midway, then run again after clearing pending creates, converges: nothing duplicated or orphaned", async () => {
+  it("an up killed midway, then the next job on a fresh runner (mediahost-recover, then up), converges: nothing duplicated or orphaned", async () => {
     // kill the CLI's whole process group the moment the service has applied the 6th mkdir
     let child: ChildProcess | undefined;
     let mkdirs = 0;
@@ -141,8 +143,6 @@ describe("runs that go wrong", async () => {
     expect(pending.length).toBeGreaterThan(0);
     expect(recorded).toBeLessThan(RESOURCES + 1);
 
-    // as Pulumi documents for an interrupted update: release the lock the killed CLI left
-    // (`pulumi cancel`), drop the pending creates, then run again
     // A SIGKILL can land while the file backend writes the checkpoint's `.attrs` side file
     // (gocloud's fileblob writes it in place), leaving it empty: every command then fails with
     // "failed to load checkpoint: EOF". An empty attributes file carries nothing; removing it
@@ -150,12 +150,38 @@ describe("runs that go wrong", async () => {
     const emptyAttrs = await emptyAttrFiles(join(p.backend.dir, "state"));
     for (const file of emptyAttrs) await rm(file);
     console.log(`interrupted run: ${emptyAttrs.length} empty .attrs file(s) of the file backend removed`);
-    const cancelled = await cli(["cancel", "--yes"]);
-    expect(cancelled.code, cancelled.out).toBe(0);
-    const cleared = await cli(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
-    expect(cleared.code, cleared.out).toBe(0);
+
+    // the next CI job, on a fresh runner: it shares only the state backend (a new PULUMI_HOME, so
+    // no journal of the first runner's), and runs the one documented command before up
+    const runner = await mkdtemp(join(tmpdir(), "mediahost-fresh-runner-"));
+    const fresh = { ...p.backend.envVars, PULUMI_HOME: runner };
+    const recovered = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [join(repoRoot, "dist/tools/recover.js"), "--stack", p.stack.name, "--cwd", join(repoRoot, WORK_DIR)],
+        { env: { ...toolchain.env, ...fresh }, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+      });
+      child.stderr.on("data", (d) => {
+        out += d;
+      });
+      child.on("close", (code) => resolve({ code, out }));
+    });
+    seen.push(recovered.out);
+    console.log(recovered.out.trim());
+    expect(recovered.code, recovered.out).toBe(0);
+    expect(recovered.out).toMatch(/released the lock|no update in progress/);
+    expect(recovered.out).toMatch(/noted Folder \/runs\/f\d+ in account "demo"/);
+    expect(((await p.stateFile()) as StateFile).checkpoint.latest.pending_operations ?? []).toEqual([]);
+    const nextJob = await LocalWorkspace.selectStack(
+      { stackName: p.stack.name, workDir: join(repoRoot, WORK_DIR) },
+      { pulumiCommand: await pulumiCommand(toolchain), envVars: { ...toolchain.env, ...fresh } },
+    );
     const mark = p.emulator.control.requests(0).next;
-    const up = await p.stack.up();
+    const up = await nextJob.up({ onOutput: (line) => seen.push(line) });
     expect(up.summary.result).toBe("succeeded");
     // the objects the killed run had created were taken over, not refused and not made twice
     const conflicts = p.emulator.control
@@ -170,7 +196,8 @@ describe("runs that go wrong", async () => {
     expect(new Set(urns).size).toBe(urns.length);
     expect(urns.filter((u) => u.includes("mediahost:"))).toHaveLength(RESOURCES);
     expect(saved.checkpoint.latest.pending_operations ?? []).toEqual([]);
-    await p.stack.preview({ refresh: true, expectNoChanges: true });
+    await nextJob.preview({ refresh: true, expectNoChanges: true });
+    await rm(runner, { recursive: true, force: true });
   });
 
   it("near the account-update limit, changing every alias and the settings costs one or two writes", async () => {

@@ -1,6 +1,6 @@
 // Nothing lost when the provider is not alone, with the real CLI where the engine's ordering
 // matters: two stacks writing one account at once while a person changes it in the console, a
-// failed folder move undone, and an `account` rename that reaches the same account.
+// folder moved with its content, and an `account` rename that reaches the same account.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
@@ -81,7 +81,7 @@ describe("two stacks on one account at the same time, and a person in the consol
   });
 });
 
-describe("a failed folder move, undone", async () => {
+describe("a folder moved while it holds files, refused onto a taken path, and moved back", async () => {
   const toolchain = await toolchainForTests();
   if (!toolchain) return void it.skip("needs the Pulumi toolchain");
 
@@ -98,43 +98,49 @@ describe("a failed folder move, undone", async () => {
 
   const paths = () => p.emulator.control.state().tree.map((e) => e.path);
 
-  it("is refused before anything changes when the folder holds files, and undone by setting the path back", async () => {
-    await putFile(p.api, "/gallery/cover.jpg", "jpeg bytes");
+  it("moves /gallery with its photo, options and meta to /archive/gallery: nothing deleted or uploaded", async () => {
+    await putFile(p.api, "/gallery/photo.png", "png bytes");
     await p.stack.setConfig("galleryPath", { value: "/archive/gallery" });
-    const failed = await p.stack.up().catch((e: Error) => e);
-    expect(String(failed)).toMatch(
-      /would leave \/gallery behind: it holds 1 files, e\.g\. cover\.jpg; nothing was changed/,
-    );
-    expect(paths()).not.toContain("/archive/gallery");
-    expect(p.emulator.control.state().meta["/gallery"]).toMatchObject({ title: "Gallery" });
-    await p.stack.removeConfig("galleryPath");
+    p.mark();
+    const up = await p.stack.up();
+    expect(up.summary.resourceChanges).toMatchObject({ update: 3, same: 2 });
+    const calls = p.calls();
+    expect(calls.rename).toBe(1);
+    expect(calls.mkdir).toBe(1); // the new parent, /archive
+    for (const op of ["deleteFile", "upload", "setMeta", "addTags", "setFolderOptions"])
+      expect(calls[op] ?? 0, op).toBe(0);
+    const s = p.emulator.control.state();
+    expect(paths()).toEqual(expect.arrayContaining(["/archive/gallery", "/archive/gallery/photo.png"]));
+    expect(paths().filter((x) => x.startsWith("/gallery"))).toEqual([]);
+    expect(s.meta["/archive/gallery"]).toMatchObject({ title: "Gallery", tags: ["a", "b"] });
+    expect(s.options["/archive/gallery"]).toEqual({ allowListing: true });
     const preview = await p.stack.preview({ refresh: true, expectNoChanges: true });
     expect(preview.changeSummary).toEqual({ same: 5 });
-    await p.api.ops.deleteFile({ query: { filename: "/gallery/cover.jpg" } });
   });
 
-  it("refused late (content in a subfolder), keeps the old folder's options and meta, and undoes without adopt", async () => {
-    await p.api.ops.mkdir({ query: { dirname: "/gallery/raw" } });
-    await putFile(p.api, "/gallery/raw/photo.jpg", "jpeg bytes");
-    await p.stack.setConfig("galleryPath", { value: "/archive/gallery" });
+  it("refuses, with nothing changed, a move onto a path that exists", async () => {
+    await p.api.ops.mkdir({ query: { dirname: "/taken" } });
+    await p.stack.setConfig("galleryPath", { value: "/taken" });
     const failed = await p.stack.up().catch((e: Error) => e);
-    expect(String(failed)).toMatch(/Folder \/gallery: not empty/);
-    let s = p.emulator.control.state();
-    expect(paths()).toEqual(expect.arrayContaining(["/gallery/raw/photo.jpg", "/archive/gallery"]));
-    expect(s.meta["/gallery"]).toMatchObject({ title: "Gallery", tags: ["a", "b"] });
-    expect(s.options["/gallery"]).toEqual({ allowListing: true });
+    expect(String(failed)).toMatch(
+      /cannot move \/archive\/gallery to \/taken: \/taken exists already \(a folder\); nothing was changed/,
+    );
+    expect(paths()).toEqual(expect.arrayContaining(["/archive/gallery/photo.png", "/taken"]));
+    expect(p.emulator.control.state().meta["/archive/gallery"]).toMatchObject({ title: "Gallery" });
+  });
 
-    // the undo: back to /gallery, with no `adopt`
+  it("moves back when the path is set back, and a refresh is quiet", async () => {
     await p.stack.removeConfig("galleryPath");
-    const undo = await p.stack.up();
-    expect(undo.summary.result).toBe("succeeded");
-    s = p.emulator.control.state();
-    expect(paths()).toEqual(expect.arrayContaining(["/gallery", "/gallery/raw/photo.jpg"]));
-    expect(paths()).not.toContain("/archive/gallery");
+    const up = await p.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    const s = p.emulator.control.state();
+    expect(paths()).toEqual(expect.arrayContaining(["/gallery", "/gallery/photo.png"]));
+    expect(paths().filter((x) => x.startsWith("/archive/"))).toEqual([]);
     expect(s.meta["/gallery"]).toMatchObject({ title: "Gallery", tags: ["a", "b"] });
     expect(s.options["/gallery"]).toEqual({ allowListing: true });
     const preview = await p.stack.preview({ refresh: true, expectNoChanges: true });
     expect(preview.changeSummary).toEqual({ same: 5 });
+    await p.api.ops.deleteFile({ query: { filename: "/gallery/photo.png" } });
   });
 });
 

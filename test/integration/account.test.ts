@@ -94,15 +94,17 @@ describe("Alias delete", () => {
 
   it("leaves the state with a warning when the service keeps it", async () => {
     const { id, outs } = await h.create("Alias", { name: "sticky", prefix: "/s" });
+    // the provider's warnings go to stderr, which the CLI shows under the stack
     const warnings: string[] = [];
-    const original = process.stdout.write.bind(process.stdout);
-    const originalWarn = console.warn;
-    console.warn = (m: string) => warnings.push(String(m));
+    const original = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      warnings.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
     try {
       await expect(h.destroy("Alias", id, outs)).resolves.toBeUndefined();
     } finally {
-      console.warn = originalWarn;
-      process.stdout.write = original;
+      process.stderr.write = original;
     }
     expect((await aliases()).sticky).toBeDefined();
     expect(warnings.join("\n")).toMatch(/Alias sticky: the service kept the alias/);

@@ -228,11 +228,18 @@ describe("diff", () => {
   });
 
   it("treats an unknown value as a change, and a replace when the property forces one", async () => {
-    expect(await provider.diff("Folder", "/a", { path: "/a" }, { path: UNKNOWN })).toEqual({
+    expect(
+      await provider.diff("FolderMeta", "/a", { path: "/a", title: "t" }, { path: UNKNOWN, title: "t" }),
+    ).toEqual({
       changes: true,
       diffs: ["path"],
       replaces: ["path"],
       deleteBeforeReplace: false,
+    });
+    // a folder's path change is a move, not a replace, even while the new path is unknown
+    expect(await provider.diff("Folder", "/a", { path: "/a" }, { path: UNKNOWN })).toMatchObject({
+      diffs: ["path"],
+      replaces: [],
     });
     expect(await provider.diff("Alias", "w", { name: "w", cdn: true }, { name: "w", cdn: UNKNOWN })).toEqual({
       changes: true,

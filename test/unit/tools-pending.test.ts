@@ -1,0 +1,66 @@
+// mediahost-recover's reading of a stack export: the pending creates of this package's resources
+// (either face's type token), the other pending operations, and the deployment without them.
+import { describe, expect, it } from "vitest";
+import { type Deployment, pendingCreates } from "../../tools/lib/pending";
+
+const exported: Deployment = {
+  version: 3,
+  deployment: {
+    manifest: { time: "2026-11-25T00:00:00Z" },
+    resources: [{ urn: "urn:pulumi:ci::p::pulumi:pulumi:Stack::p-ci", type: "pulumi:pulumi:Stack" }],
+    pending_operations: [
+      {
+        type: "creating",
+        resource: {
+          urn: "urn:pulumi:ci::p::pulumi-nodejs:dynamic/mediahost:Alias::ci3",
+          type: "pulumi-nodejs:dynamic/mediahost:Alias",
+          inputs: { __mediahostKind: "Alias", __mediahostOwner: "org/p/ci", name: "ci3", __provider: "…" },
+        },
+      },
+      {
+        type: "creating",
+        resource: {
+          urn: "urn:pulumi:ci::p::mediahost:index:Folder::media",
+          type: "mediahost:index:Folder",
+          inputs: { path: "/media" },
+        },
+      },
+      {
+        type: "updating",
+        resource: { urn: "urn:pulumi:ci::p::mediahost:index:Folder::other", type: "mediahost:index:Folder" },
+      },
+      {
+        type: "creating",
+        resource: { urn: "urn:pulumi:ci::p::aws:s3/bucket:Bucket::b", type: "aws:s3/bucket:Bucket" },
+      },
+    ],
+  },
+};
+
+describe("pendingCreates", () => {
+  it("picks this package's pending creates of either face, with kind and owner", () => {
+    const { ours, others, all } = pendingCreates(exported);
+    expect(all).toHaveLength(4);
+    expect(ours).toEqual([
+      {
+        urn: "urn:pulumi:ci::p::pulumi-nodejs:dynamic/mediahost:Alias::ci3",
+        kind: "Alias",
+        inputs: expect.objectContaining({ name: "ci3" }),
+        owner: "org/p/ci",
+      },
+      { urn: "urn:pulumi:ci::p::mediahost:index:Folder::media", kind: "Folder", inputs: { path: "/media" } },
+    ]);
+    expect(others).toEqual([
+      "updating urn:pulumi:ci::p::mediahost:index:Folder::other",
+      "creating urn:pulumi:ci::p::aws:s3/bucket:Bucket::b",
+    ]);
+  });
+
+  it("gives the deployment back without its pending operations, and nothing else changed", () => {
+    const { without } = pendingCreates(exported);
+    expect(without.deployment.pending_operations).toBeUndefined();
+    expect(without.deployment.resources).toEqual(exported.deployment.resources);
+    expect(without.deployment.manifest).toEqual(exported.deployment.manifest);
+    expect(without.version).toBe(3);
+  });
+});

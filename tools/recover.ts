@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// mediahost-recover: the one command a CI job runs before `pulumi up` when an earlier job of the
+// same stack was cancelled (or killed) in the middle of an update, on any machine that shares the
+// stack's backend. What the killed run had started creating is in the state, shared by every
+// runner, as *pending creates*: this command turns them into knowledge the next `up` acts on.
+//
+//   1. releases the lock the killed run left (`pulumi cancel`);
+//   2. reads the stack's pending creates (`pulumi stack export`; secrets stay encrypted);
+//   3. for each pending create of this package's resources, notes in this machine's stack
+//      journal (provider/journal.ts) that the stack was creating that object: the next `up`
+//      takes over what the killed run made, without `adopt`, and creates what it did not;
+//      objects anyone else made still need `adopt`;
+//   4. drops the pending creates from the state (`pulumi stack import` of the same deployment).
+//
+// With --print it only lists the pending creates and what it would do. Progress goes to stderr.
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { readConfiguration } from "../provider/config";
+import { describe } from "../provider/lifecycle";
+import { kindByName } from "../provider/resources";
+import { Session } from "../provider/session";
+import { type Deployment, pendingCreates } from "./lib/pending";
+import { locatePulumi, pathWith } from "./lib/pulumi-cli";
+
+const USAGE = `Usage: mediahost-recover [--stack NAME] [--cwd DIR] [--pulumi PATH] [--print]
+
+Run it once before \`pulumi up\` after an update of the stack was cancelled or killed midway, on
+any machine that shares the stack's backend (a fresh CI runner will do): it releases the lock the
+interrupted run left, notes the objects that run had begun creating as this stack's (so that the
+next \`pulumi up\` takes over what it made, without \`adopt\`), and drops the pending creates from
+the state. Objects anyone else made still need \`adopt: true\`.
+
+  --stack NAME    the stack (default: $PULUMI_STACK, or the stack selected in DIR)
+  --cwd DIR       the program's directory, holding Pulumi.yaml (default: .)
+  --pulumi PATH   the pulumi CLI (default: pulumi on PATH, then $PULUMI_HOME/bin, then ~/.pulumi/bin)
+  --print         list the pending creates and what would be done; change nothing
+
+The stack's secrets provider needs what it always needs (e.g. PULUMI_CONFIG_PASSPHRASE).`;
+
+const progress = (line: string) => process.stderr.write(`mediahost-recover: ${line}\n`);
+
+interface Cli {
+  run(args: string[]): Promise<string>;
+}
+
+function cliAt(binary: string, cwd: string, stack: string | undefined): Cli {
+  const env = { ...process.env, PATH: pathWith(binary) };
+  return {
+    run: (args) =>
+      new Promise((ok, fail) =>
+        execFile(
+          binary,
+          [...args, ...(stack ? ["--stack", stack] : []), "--non-interactive"],
+          { cwd, env, maxBuffer: 256 << 20 },
+          (err, stdout, stderr) =>
+            err
+              ? fail(new Error(`pulumi ${args[0]} ${args[1] ?? ""}: ${stderr.trim() || err.message}`))
+              : ok(stdout),
+        ),
+      ),
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      stack: { type: "string" },
+      cwd: { type: "string" },
+      pulumi: { type: "string" },
+      print: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const cwd = resolve(values.cwd ?? ".");
+  const stack = values.stack ?? process.env.PULUMI_STACK;
+  const cli = cliAt(locatePulumi(values.pulumi).binary, cwd, stack);
+
+  if (!values.print) {
+    // a lock left by the killed run: released (nothing to release is fine too)
+    await cli.run(["cancel", "--yes"]).then(
+      () => progress("released the lock the interrupted update left"),
+      () => progress("no update in progress to cancel"),
+    );
+  }
+  const deployment = JSON.parse(await cli.run(["stack", "export"])) as Deployment;
+  const pending = pendingCreates(deployment);
+  if (pending.all.length === 0) {
+    progress("no pending creates: nothing to recover");
+    return 0;
+  }
+  progress(`${pending.all.length} pending create(s), ${pending.ours.length} of pulumi-mediahost resources`);
+
+  // the accounts the stack's config names, to key the journal as the provider does
+  const config = Object.fromEntries(
+    Object.entries(
+      JSON.parse(await cli.run(["config", "--json", "--show-secrets"])) as Record<string, { value?: string }>,
+    ).map(([k, v]) => [k, v.value]),
+  );
+  const session = new Session(readConfiguration({ config: (k) => config[k], env: process.env }));
+  for (const create of pending.ours) {
+    const kind = kindByName(create.kind);
+    if (!kind || !create.owner) {
+      progress(`${create.urn}: skipped (${kind ? "no owner recorded" : `unknown kind ${create.kind}`})`);
+      continue;
+    }
+    let id: string;
+    try {
+      id = kind.id(create.inputs as never);
+    } catch {
+      progress(`${create.urn}: skipped (its id is not known from its inputs)`);
+      continue;
+    }
+    const what = describe(kind, create.inputs);
+    if (values.print) {
+      progress(`would note ${what} as this stack's create in flight (${create.urn})`);
+      continue;
+    }
+    const ctx = session.context(create.inputs.account as string | undefined);
+    const alias = await ctx.alias(undefined, what);
+    session.owner = create.owner;
+    session.journal(ctx, alias)?.beginCreate(kind.name, id);
+    progress(`noted ${what} in account "${alias}": the next \`pulumi up\` takes it over if it exists`);
+  }
+  for (const other of pending.others) progress(`left as it is (not a pulumi-mediahost resource): ${other}`);
+  if (values.print) return 0;
+
+  // the pending creates leave the state; nothing else of it changes
+  const dir = await mkdtemp(join(tmpdir(), "mediahost-recover-"));
+  try {
+    const file = join(dir, "deployment.json");
+    await writeFile(file, JSON.stringify(pending.without), { mode: 0o600 });
+    await cli.run(["stack", "import", "--file", file]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  progress("dropped the pending creates from the state: run `pulumi up` now");
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    progress(`error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  },
+);
