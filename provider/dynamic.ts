@@ -4,7 +4,7 @@
 // the SDK and the dynamic-provider machinery add off the properties and puts them back on the
 // results, and calls the lifecycle (provider/lifecycle.ts). Nothing else happens here.
 import { type ConfigReader, readConfiguration } from "./config";
-import { KIND_KEY, OWNER_KEY, PROVIDER_KEY } from "./hidden";
+import { HIDDEN_KEYS, KIND_KEY, OWNER_KEY, PROVIDER_KEY } from "./hidden";
 import { resetJournals } from "./journal";
 import { type CheckFailure, Lifecycle } from "./lifecycle";
 import { kindByName } from "./resources";
@@ -15,16 +15,15 @@ type Props = Record<string, unknown>;
 type State = Props & Recorded;
 type CheckResult = { inputs: Props; failures: CheckFailure[] };
 
-/** Keys the dynamic-provider machinery and the SDK add to inputs (provider/hidden.ts); never part of a diff. */
-const HIDDEN = [PROVIDER_KEY, OWNER_KEY, KIND_KEY];
-
 function strip(props: Props): Props {
-  return Object.fromEntries(Object.entries(props).filter(([k]) => !HIDDEN.includes(k)));
+  return Object.fromEntries(Object.entries(props).filter(([k]) => !HIDDEN_KEYS.includes(k)));
 }
 
 /** The hidden keys a resource's outputs carry on (all but `__provider`, which the engine keeps). */
 function hidden(props: Props): Props {
-  return Object.fromEntries(Object.entries(props).filter(([k]) => HIDDEN.includes(k) && k !== PROVIDER_KEY));
+  return Object.fromEntries(
+    Object.entries(props).filter(([k]) => HIDDEN_KEYS.includes(k) && k !== PROVIDER_KEY),
+  );
 }
 
 /** The kind a call is for: named by the shim, or, for the shim shared by every kind, by the props. */

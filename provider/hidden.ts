@@ -10,3 +10,6 @@ export const KIND_KEY = "__mediahostKind";
 
 /** The serialized provider the dynamic-provider machinery adds. */
 export const PROVIDER_KEY = "__provider";
+
+/** Every key the dynamic face keeps beside a resource's own properties. */
+export const HIDDEN_KEYS: readonly string[] = [PROVIDER_KEY, OWNER_KEY, KIND_KEY];

@@ -70,7 +70,8 @@ export class Lifecycle {
    * values unknown during preview are not judged (they are checked again once known). An account
    * name that is not configured is bad input too, known before any API call.
    */
-  check(kind: Kind, news: Props, olds?: Props): { inputs: Props; failures: CheckFailure[] } {
+  check(kind: Kind, given: Props, olds?: Props): { inputs: Props; failures: CheckFailure[] } {
+    const news = kind.normalize ? kind.normalize(given) : given;
     const result = checkInputs(kind, news);
     const intoItself = kind.movable && olds ? moveIntoItself(kind, olds, result.inputs) : undefined;
     if (intoItself) result.failures.push(intoItself);
@@ -168,6 +169,36 @@ export class Lifecycle {
       async () => {
         const { ctx, alias } = await this.open(kind, id, olds, olds.account, "now");
         const live = await orGone(kind.read(kindContext(ctx, alias), olds as never));
+        if (!live) return undefined;
+        const outs = { ...olds, ...live };
+        return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
+      },
+      true,
+    );
+  }
+
+  /**
+   * An import (the native face): the object with id `id`, read whole, and the inputs that
+   * declare it; undefined when there is none. A kind that cannot be read says why.
+   */
+  async import(kind: Kind, id: string): Promise<{ outs: Props; inputs: Props } | undefined> {
+    return this.step(
+      kind,
+      `${kind.name} ${id}`,
+      async () => {
+        if ("refused" in kind.importing)
+          throw new ProviderError(`${kind.name} ${id} cannot be imported: ${kind.importing.refused}`);
+        const ctx = this.session.context(undefined);
+        const alias = await ctx.alias(undefined, `${kind.name} ${id}`);
+        const inputs = kind.importing.identity(id);
+        const named = kind.id(inputs as never, alias);
+        if (named !== id) {
+          throw new ProviderError(
+            `${kind.name} ${id}: the provider's credentials reach account "${alias}", whose ${kind.name} is ${named}`,
+          );
+        }
+        const olds = { ...inputs, accountAlias: alias } as State;
+        const live = await orGone(kind.read(kindContext(ctx, alias), olds as never, "all"));
         if (!live) return undefined;
         const outs = { ...olds, ...live };
         return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
@@ -286,14 +317,18 @@ export class Lifecycle {
   }
 
   /** Runs a step; expected failures reach the engine as one line naming the resource. */
-  private async step<T>(kind: Kind, props: Props, work: () => Promise<T>, refresh = false): Promise<T> {
+  private async step<T>(
+    kind: Kind,
+    about: Props | string,
+    work: () => Promise<T>,
+    refresh = false,
+  ): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      throw shaped(
-        credentialsRefused(err, props.account as string | undefined, refresh) ?? err,
-        describe(kind, props),
-      );
+      const account = typeof about === "string" ? undefined : (about.account as string | undefined);
+      const name = typeof about === "string" ? about : describe(kind, about);
+      throw shaped(credentialsRefused(err, account, refresh) ?? err, name);
     }
   }
 }

@@ -3,7 +3,8 @@
 //   cell each kind writes (checked to name every input of its schema), what replaces it (its
 //   rules), what delete does and what drift is visible;
 // - docs/api.md's table of operations, from the contract (mediahost-contract) and the client's
-//   policy per operation (provider/client/policy.ts).
+//   policy per operation (provider/client/policy.ts);
+// - the native face's package schema, provider/native/schema.json (scripts/schema.ts).
 // `npm run docs` writes them between their markers; unit tests fail when a document and the code
 // disagree.
 //
@@ -14,6 +15,7 @@ import { type OperationName, type OperationSpec, operations } from "mediahost-co
 import { policies } from "../provider/client/policy";
 import { kinds } from "../provider/resources";
 import type { Kind } from "../provider/resources/kind";
+import { SCHEMA_FILE, schemaText } from "./schema";
 
 export const START = "<!-- resources:start (made by `npm run docs` from provider/resources) -->";
 export const END = "<!-- resources:end -->";
@@ -104,9 +106,12 @@ export function withOperations(api: string): string {
 
 if (require.main === module) {
   const root = join(__dirname, "..", "..");
+  writeFileSync(join(root, SCHEMA_FILE), schemaText());
   const readme = join(root, "README.md");
   writeFileSync(readme, withTable(readFileSync(readme, "utf8")));
   const api = join(root, "docs", "api.md");
   writeFileSync(api, withOperations(readFileSync(api, "utf8")));
-  process.stdout.write("README.md: resource table written; docs/api.md: operations written\n");
+  process.stdout.write(
+    `README.md: resource table written; docs/api.md: operations written; ${SCHEMA_FILE}: package schema written\n`,
+  );
 }

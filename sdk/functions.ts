@@ -1,17 +1,12 @@
-// Data functions: read the account through the same config and account names as the
-// resources. They run in the program's process (not the provider's), share one client per
-// account there, and each has an `...Output` variant in the Pulumi style. Their work
-// (sdk/functions-impl.ts: the HTTP client, the schemas) loads on the first call, not with the SDK.
+// Data functions: read the account through the same config and account names as the resources,
+// each with an `...Output` variant in the Pulumi style. What each one takes and returns is
+// declared once (provider/functions.ts); the two faces only differ in where it runs: the dynamic
+// face's run in the program's process (sdk/functions-impl.ts, loaded on the first call, not with
+// the SDK), the native face's in the provider plugin, through the engine (sdk/native.ts).
 import * as pulumi from "@pulumi/pulumi";
 import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
-
-type Impl = typeof import("./functions-impl");
-let impl: Impl | undefined;
-const work = (): Impl => {
-  impl ??= require("./functions-impl") as Impl;
-  return impl;
-};
+import type { DataFunctionName } from "../provider/functions";
 
 export interface AccountArgs {
   /** A name under `mediahost:accounts`; the top-level credentials when absent. */
@@ -19,44 +14,12 @@ export interface AccountArgs {
 }
 type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
-function outputOf<A extends object, R>(fn: (args: A) => Promise<R>) {
-  return (args?: OutputArgs<A>): pulumi.Output<R> =>
-    pulumi.output((args ?? {}) as A).apply((plain) => fn(plain as A));
-}
-
 export type Account = z.infer<typeof schemas.Account>;
-/** The account object: settings, aliases (with custom domains), CDN host names, status. Secrets read as empty. */
-export async function getAccount(args: AccountArgs = {}): Promise<Account> {
-  return work().getAccount(args);
-}
-export const getAccountOutput = outputOf(getAccount);
-
 export type AccountStorage = z.infer<typeof schemas.Storage>;
-/** Storage plan, usage and file count. */
-export async function getAccountStorage(args: AccountArgs = {}): Promise<AccountStorage> {
-  return work().getAccountStorage(args);
-}
-export const getAccountStorageOutput = outputOf(getAccountStorage);
-
 export type AccountLimits = z.infer<typeof schemas.Limits>;
-/** Every rate-limit counter over the past 60 minutes: count, limit, remaining, reset. */
-export async function getAccountLimits(args: AccountArgs = {}): Promise<AccountLimits> {
-  return work().getAccountLimits(args);
-}
-export const getAccountLimitsOutput = outputOf(getAccountLimits);
-
 export type BillingPlan = z.infer<typeof schemas.BillingPlan>;
-export async function getBillingPlan(args: AccountArgs = {}): Promise<BillingPlan> {
-  return work().getBillingPlan(args);
-}
-export const getBillingPlanOutput = outputOf(getBillingPlan);
-
 export type AccountUser = z.infer<typeof schemas.AccountUser>;
-/** The account's users and their roles. */
-export async function getAccountUsers(args: AccountArgs = {}): Promise<{ users: AccountUser[] }> {
-  return work().getAccountUsers(args);
-}
-export const getAccountUsersOutput = outputOf(getAccountUsers);
+export type FolderEntry = z.infer<typeof schemas.DirEntry>;
 
 export interface GetUserArgs extends AccountArgs {
   userId: string;
@@ -70,19 +33,81 @@ export interface GetUserResult {
   /** The user's storage access secret: always a secret output. */
   s3Secret: pulumi.Output<string | undefined>;
 }
-/** One user's details. `s3Secret` is a credential and comes back as a secret output. */
-export async function getUser(args: GetUserArgs): Promise<GetUserResult> {
-  return work().getUser(args);
-}
-export const getUserOutput = (args: OutputArgs<GetUserArgs>) => outputOf(getUser)(args);
-
 export interface ListFolderArgs extends AccountArgs {
   /** Absolute folder path. */
   path: string;
 }
-export type FolderEntry = z.infer<typeof schemas.DirEntry>;
-/** Every entry of a folder, across all pages. */
-export async function listFolder(args: ListFolderArgs): Promise<{ path: string; entries: FolderEntry[] }> {
-  return work().listFolder(args);
+
+/** Where a face runs a data function. */
+export type Runner = (
+  name: DataFunctionName,
+  args: object,
+  opts?: pulumi.InvokeOptions,
+) => Promise<Record<string, unknown>>;
+
+/** The data functions, typed, run by `run`. */
+export function dataFunctionsOn(run: Runner) {
+  const call =
+    <A extends object, R>(name: DataFunctionName) =>
+    (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
+      run(name, args, opts) as Promise<R>;
+  const output =
+    <A extends object, R>(fn: (args: A, opts?: pulumi.InvokeOptions) => Promise<R>) =>
+    (args?: OutputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
+      pulumi.output((args ?? {}) as A).apply((plain) => fn(plain as A, opts));
+  const getAccount = call<AccountArgs, Account>("getAccount");
+  const getAccountStorage = call<AccountArgs, AccountStorage>("getAccountStorage");
+  const getAccountLimits = call<AccountArgs, AccountLimits>("getAccountLimits");
+  const getBillingPlan = call<AccountArgs, BillingPlan>("getBillingPlan");
+  const getAccountUsers = call<AccountArgs, { users: AccountUser[] }>("getAccountUsers");
+  const getUser = call<GetUserArgs, GetUserResult>("getUser");
+  const listFolder = call<ListFolderArgs, { path: string; entries: FolderEntry[] }>("listFolder");
+  return {
+    /** The account object: settings, aliases (with custom domains), CDN host names, status. Secrets read as empty. */
+    getAccount: (args: AccountArgs = {}, opts?: pulumi.InvokeOptions) => getAccount(args, opts),
+    getAccountOutput: output(getAccount),
+    /** Storage plan, usage and file count. */
+    getAccountStorage: (args: AccountArgs = {}, opts?: pulumi.InvokeOptions) => getAccountStorage(args, opts),
+    getAccountStorageOutput: output(getAccountStorage),
+    /** Every rate-limit counter over the past 60 minutes: count, limit, remaining, reset. */
+    getAccountLimits: (args: AccountArgs = {}, opts?: pulumi.InvokeOptions) => getAccountLimits(args, opts),
+    getAccountLimitsOutput: output(getAccountLimits),
+    /** The billing plan. */
+    getBillingPlan: (args: AccountArgs = {}, opts?: pulumi.InvokeOptions) => getBillingPlan(args, opts),
+    getBillingPlanOutput: output(getBillingPlan),
+    /** The account's users and their roles. */
+    getAccountUsers: (args: AccountArgs = {}, opts?: pulumi.InvokeOptions) => getAccountUsers(args, opts),
+    getAccountUsersOutput: output(getAccountUsers),
+    /** One user's details. `s3Secret` is a credential and comes back as a secret output. */
+    getUser,
+    getUserOutput: (args: OutputArgs<GetUserArgs>, opts?: pulumi.InvokeOptions) =>
+      output(getUser)(args, opts),
+    /** Every entry of a folder, across all pages. */
+    listFolder,
+    listFolderOutput: (args: OutputArgs<ListFolderArgs>, opts?: pulumi.InvokeOptions) =>
+      output(listFolder)(args, opts),
+  };
 }
-export const listFolderOutput = (args: OutputArgs<ListFolderArgs>) => outputOf(listFolder)(args);
+
+type Impl = typeof import("./functions-impl");
+let impl: Impl | undefined;
+
+export const {
+  getAccount,
+  getAccountOutput,
+  getAccountStorage,
+  getAccountStorageOutput,
+  getAccountLimits,
+  getAccountLimitsOutput,
+  getBillingPlan,
+  getBillingPlanOutput,
+  getAccountUsers,
+  getAccountUsersOutput,
+  getUser,
+  getUserOutput,
+  listFolder,
+  listFolderOutput,
+} = dataFunctionsOn((name, args) => {
+  impl ??= require("./functions-impl") as Impl;
+  return impl.run(name, args);
+});

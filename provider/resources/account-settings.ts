@@ -4,9 +4,10 @@
 // read, so a change made to them outside Pulumi cannot be seen. Delete leaves the account as it
 // is unless `resetOnDelete: true`, which turns minify and fetching off.
 //
-// The SDK sends those two secrets in their own top-level property, `fetchingSecrets`: Pulumi
-// marks secrecy per top-level property for dynamic providers, so keeping them inside `fetching`
-// would hide every fetching field (and its drift) behind "[secret]" (sdk/resources.ts).
+// Those two secrets travel in their own top-level property, `fetchingSecrets`: Pulumi marks
+// secrecy per top-level property, so keeping them inside `fetching` would hide every fetching
+// field (and its drift) behind "[secret]". The SDK moves them there in the program
+// (sdk/resources.ts); `normalize` does it for programs that give them inside `fetching` (YAML).
 
 import { schemas } from "mediahost-contract";
 import { z } from "zod";
@@ -19,6 +20,29 @@ const FetchingSecrets = z.strictObject({
 });
 type Fetching = z.output<typeof schemas.FetchingUpdate>;
 type Secrets = z.output<typeof FetchingSecrets>;
+
+/** Where the write-only credentials sit in `fetching`, and their place in `fetchingSecrets`. */
+export const CREDENTIALS = [
+  { path: ["http", "auth", "password"], secret: "httpPassword" },
+  { path: ["s3", "secretAccessKey"], secret: "s3SecretAccessKey" },
+] as const;
+
+/** `fetching` without its write-only credentials, and the credentials alone (undefined when none). */
+function splitCredentials(fetching: unknown): { fetching: unknown; secrets?: Secrets } {
+  if (!fetching || typeof fetching !== "object") return { fetching };
+  const rest = structuredClone(fetching) as Record<string, Record<string, Record<string, unknown>>>;
+  const secrets: Record<string, unknown> = {};
+  for (const { path, secret } of CREDENTIALS) {
+    let holder: Record<string, unknown> | undefined = rest;
+    for (const key of path.slice(0, -1)) holder = holder?.[key] as Record<string, unknown> | undefined;
+    const last = path[path.length - 1] as string;
+    if (holder && holder[last] !== undefined) {
+      secrets[secret] = holder[last];
+      delete holder[last];
+    }
+  }
+  return Object.keys(secrets).length > 0 ? { fetching: rest, secrets: secrets as Secrets } : { fetching };
+}
 
 /** `fetching` as the API takes it: with the secrets put back in their places. */
 function withSecrets(fetching: unknown, secrets: Secrets | undefined): unknown {
@@ -70,7 +94,7 @@ const inputs = z
   });
 
 /** Keys the service never returns in clear (docs/api.md#account). */
-const WRITE_ONLY = new Set(["password", "secretAccessKey"]);
+const WRITE_ONLY = new Set<string>(CREDENTIALS.map(({ path }) => path[path.length - 1] as string));
 
 /**
  * The live value in the shape of the managed one: keys the program manages take the service's
@@ -88,6 +112,52 @@ export function project(managed: unknown, live: unknown): unknown {
   return out;
 }
 
+/**
+ * `fetching` as the account shows it, in the shape a program declares it: what can be read back
+ * (the write-only credentials cannot), or undefined when it says nothing usable.
+ */
+export function readableFetching(live: unknown): Record<string, unknown> | undefined {
+  const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+  if (!live || typeof live !== "object") return undefined;
+  const f = live as {
+    enabled?: unknown;
+    type?: unknown;
+    http?: { url?: unknown; auth?: { enabled?: unknown; username?: unknown } };
+    s3?: Record<string, unknown>;
+  };
+  if (typeof f.enabled !== "boolean") return undefined;
+  const out: Record<string, unknown> = { enabled: f.enabled };
+  const url = str(f.http?.url);
+  if (f.type === "http" && url) {
+    const auth = f.http?.auth;
+    out.type = "http";
+    out.http = {
+      url,
+      ...(auth && typeof auth.enabled === "boolean"
+        ? {
+            auth: auth.enabled
+              ? { enabled: true, username: String(auth.username ?? "") }
+              : { enabled: false },
+          }
+        : {}),
+    };
+  } else if (f.type === "s3" && f.s3) {
+    const accessKeyId = str(f.s3.accessKeyId);
+    const bucket = str(f.s3.bucket);
+    if (accessKeyId && bucket) {
+      out.type = "s3";
+      out.s3 = {
+        accessKeyId,
+        bucket,
+        ...(str(f.s3.endpoint) ? { endpoint: f.s3.endpoint } : {}),
+        ...(str(f.s3.prefix) ? { prefix: f.s3.prefix } : {}),
+        ...(typeof f.s3.forcePathStyle === "boolean" ? { forcePathStyle: f.s3.forcePathStyle } : {}),
+      };
+    }
+  }
+  return out;
+}
+
 function settingsOf(i: { minify?: { enabled: boolean }; fetching?: unknown; fetchingSecrets?: Secrets }) {
   return { minify: i.minify, fetching: withSecrets(i.fetching, i.fetchingSecrets) as Fetching | undefined };
 }
@@ -101,8 +171,20 @@ export const accountSettings = defineKind({
   },
   replaceOn: [],
   id: (_i, accountAlias) => accountAlias ?? "account",
+  // the account singleton: its id is the account's alias, which the read checks
+  importing: { identity: () => ({}) },
+  judgedBy: { fetching: schemas.FetchingUpdate },
+  writeOnly: CREDENTIALS.map(({ path }) => ["fetching", ...path]),
+  secretInputs: ["fetchingSecrets"],
+  normalize(i) {
+    const { fetching, secrets } = splitCredentials(i.fetching);
+    if (!secrets) return i;
+    return { ...i, fetching, fetchingSecrets: { ...(i.fetchingSecrets as object | undefined), ...secrets } };
+  },
   viaAccountWriter: true,
   docs: {
+    summary:
+      "The account singleton's minify and remote-fetching options. Only the groups given are managed. Secrets are write-only at the service, so their drift cannot be seen.",
     properties:
       "`minify.enabled`; `fetching` (`enabled`, `type` `http`/`s3`, `http.url`, `http.auth` {`enabled`, `username`, `password`}, `s3` {`accessKeyId`, `secretAccessKey`, `bucket`, `endpoint`, `prefix`, `forcePathStyle`}); `resetOnDelete`; output `cdnUrl`",
     delete: "leaves the account as it is, unless `resetOnDelete: true` (turns minify and fetching off)",
@@ -121,8 +203,17 @@ export const accountSettings = defineKind({
     return { cdnUrl: account.cdnURL };
   },
 
-  async read(ctx, olds) {
+  async read(ctx, olds, scope) {
     const live = await ctx.account.account();
+    if (scope === "all") {
+      // an import: what the account holds (its write-only credentials cannot be read back)
+      const fetching = readableFetching(live.fetching);
+      return {
+        cdnUrl: live.cdnURL,
+        minify: typeof live.minify?.enabled === "boolean" ? { enabled: live.minify.enabled } : undefined,
+        ...(fetching?.enabled ? { fetching } : {}),
+      };
+    }
     return {
       cdnUrl: live.cdnURL,
       minify: olds.minify ? (project(olds.minify, live.minify) as typeof olds.minify) : undefined,

@@ -44,8 +44,11 @@ export const alias = defineKind({
   },
   replaceOn: ["name"],
   id: (i) => i.name,
+  importing: { identity: (name) => ({ name }) },
   viaAccountWriter: true,
   docs: {
+    summary:
+      "One address alias of the account. Only the fields given are managed. Writes of several aliases in one run are gathered into one account update. The API cannot delete an alias: on delete the map is written without it and read back; if the service kept it, a warning says so.",
     properties: "`name`, `prefix`, `cdn`, `defaultProfile`, `adopt`; output `customDomain`",
     delete:
       "writes the alias map without it (an adopted alias: as it was found) and reads back; if the service kept it, the resource leaves the state with a warning saying so",
@@ -66,12 +69,16 @@ export const alias = defineKind({
     return { customDomain: account.aliases?.[i.name]?.customDomain };
   },
 
-  async read(ctx, olds) {
+  async read(ctx, olds, scope) {
     const live = (await ctx.account.account()).aliases?.[olds.name];
     if (!live) return undefined;
-    // managed fields only; a field the service no longer reports reads as unset
+    // managed fields only (a field the service no longer reports reads as unset), or for an
+    // import every field the entry has
     const fields = Object.fromEntries(
-      ENTRY_KEYS.filter((k) => olds[k] !== undefined).map((k) => [k, live[k]]),
+      ENTRY_KEYS.filter((k) => (scope === "all" ? live[k] !== undefined : olds[k] !== undefined)).map((k) => [
+        k,
+        live[k],
+      ]),
     );
     return { ...fields, customDomain: live.customDomain };
   },

@@ -50,7 +50,16 @@ export const customDomain = defineKind({
   replaceOn: ["alias", "domain"],
   deleteBeforeReplace: true,
   id: (i) => `${i.alias}/${i.domain}`,
+  importing: {
+    identity: (id) => {
+      const cut = id.indexOf("/");
+      if (cut <= 0)
+        throw new ProviderError(`"${id}" is not a custom domain's id: write it as <alias>/<domain>`);
+      return { alias: id.slice(0, cut), domain: id.slice(cut + 1) };
+    },
+  },
   docs: {
+    summary: "A custom CDN domain of an alias, read back from the alias entry.",
     properties: "`alias`, `domain` (host name), `adopt`",
     delete: "removes the domain from the alias (an adopted one: puts back the domain it found)",
     drift: "read back from `aliases.<alias>.customDomain`; removal reported gone",

@@ -150,6 +150,29 @@ function wanted(i: Inputs): string | undefined {
 
 const short = (hash: string) => `${hash.slice(0, 12)}…`;
 
+/**
+ * An imported file: its text becomes `content`, which is what the generated program declares; a
+ * file that is not UTF-8 text, or larger than inline content may be, cannot be imported as code.
+ */
+async function importContent(ctx: KindContext, path: string, there: { size: number; mtime: string }) {
+  const refuse = (why: string) =>
+    new ProviderError(
+      `${path} ${why}, so it cannot be imported as inline content: declare it with \`source\` (a FileAsset) ` +
+        "and `adopt: true`, or let `mediahost-generate --files` write it beside the program",
+    );
+  if (there.size > CONTENT_MAX) throw refuse(`holds ${there.size} bytes (more than 1 MiB)`);
+  const bytes = Buffer.from(await ctx.client.ops.download({ query: { filename: path } }));
+  const content = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  let text: string;
+  try {
+    text = content.decode(bytes);
+  } catch {
+    throw refuse("is not UTF-8 text");
+  }
+  const hash = sha256(bytes);
+  return { content: text, contentSha256: hash, sha256: hash, size: bytes.byteLength, mtime: there.mtime };
+}
+
 export const file = defineKind({
   name: "File",
   inputs,
@@ -164,10 +187,16 @@ export const file = defineKind({
   // a changed content is drift as `contentSha256`; these would only repeat it
   observations: ["sha256", "size", "mtime"],
   replaceOn: ["path"],
+  importing: { identity: (path) => ({ path }) },
+  secretInputs: ["fetchAuth"],
+  // the hash and size of inline content would give a short secret away: secret whenever it is given
+  secretOutputs: (i) => (i.content !== undefined ? ["sha256", "size"] : []),
   // it sits at its path: when the folder holding it moves, it follows
   location: "path",
   id: (i) => i.path,
   docs: {
+    summary:
+      "A file of the account: from `content`, a `source` asset, or a `fetchUrl` the service fetches. The state keeps its SHA-256, size and mtime; a refresh downloads only when size or mtime changed. Delete removes it only while it holds this stack's content, unless `forceDestroy`.",
     properties:
       "`path`, one of `content` (may be a secret) / `source` (a `FileAsset`, `StringAsset` or `RemoteAsset`; sent as `sourcePath`, `content` or `fetchUrl`) / `fetchUrl` (+ secret `fetchAuth`), `contentType`, `forceDestroy`, `adopt`; `contentSha256` (the SDK's hash of the content); outputs `sha256`, `size`, `mtime`",
     delete:
@@ -182,9 +211,10 @@ export const file = defineKind({
     return write(ctx, i);
   },
 
-  async read(ctx, olds) {
+  async read(ctx, olds, scope) {
     const there = await look(ctx, olds.path);
     if (!there) return undefined;
+    if (scope === "all") return importContent(ctx, olds.path, there);
     if (there.size === olds.size && there.mtime === olds.mtime) return {};
     const live = await remoteDigest(ctx.client, olds.path);
     if (live.sha256 === olds.sha256) return { size: live.size, mtime: there.mtime };

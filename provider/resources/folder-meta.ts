@@ -7,6 +7,7 @@
 import { schemas } from "mediahost-contract";
 import { z } from "zod";
 import { sameSet } from "../diff";
+import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
 import { ManagedPath } from "./schema";
 import { treeOf } from "./tree";
@@ -74,7 +75,10 @@ export const folderMeta = defineKind({
   location: "path",
   equivalent: { tags: sameSet },
   id: (i) => i.path,
+  importing: { identity: (path) => ({ path }) },
   docs: {
+    summary:
+      "Title, description and tags of a folder or file. Only the fields given are managed; deleting clears them.",
     properties: "`path`, `title`, `description`, `tags` (a set), `adopt`",
     delete:
       "clears the fields it managed (an adopted resource puts back what it found); when its folder is replaced (another account) in the same run, it leaves them to the folder",
@@ -95,8 +99,19 @@ export const folderMeta = defineKind({
     return {};
   },
 
-  async read(ctx, olds) {
-    const live = liveFields(await ctx.client.ops.getMeta({ query: { filename: olds.path } }), olds);
+  async read(ctx, olds, scope) {
+    const meta = await ctx.client.ops.getMeta({ query: { filename: olds.path } });
+    if (scope === "all") {
+      // an import manages the fields that are set
+      const set: Fields = {};
+      if (meta.title) set.title = meta.title;
+      if (meta.description) set.description = meta.description;
+      if (meta.tags?.length) set.tags = [...meta.tags];
+      if (Object.keys(set).length === 0)
+        throw new ProviderError(`${olds.path} has no meta set: there is nothing to import`);
+      return set;
+    }
+    const live = liveFields(meta, olds);
     // keep the declared order when the set is unchanged, so refresh shows no reordering
     if (olds.tags !== undefined && sameSet(olds.tags, live.tags)) live.tags = olds.tags;
     return live;

@@ -102,7 +102,10 @@ export const folderOptions = defineKind({
   // it sits at its path: when the folder holding it moves, it follows
   location: "path",
   id: (i) => i.path,
+  importing: { identity: (path) => ({ path }) },
   docs: {
+    summary:
+      "The options of one folder. Only the options given are managed; deleting leaves them (they go with the folder).",
     properties: "`path`, `scanSpins`, `nameSpinsAfterFolder`, `allowListing`, `adopt`",
     delete: "leaves the options (they go with the folder); an adopted resource puts back what it found",
     drift: "each managed option; one no longer set reads as unset",
@@ -122,9 +125,14 @@ export const folderOptions = defineKind({
     return {};
   },
 
-  async read(ctx, olds) {
+  async read(ctx, olds, scope) {
     const live = await liveOptions(ctx, olds.path);
-    return Object.fromEntries(KEYS.filter((k) => olds[k] !== undefined).map((k) => [k, live[k]]));
+    // the managed keys (one no longer set reads as unset), or for an import every key set
+    const keys = KEYS.filter((k) => (scope === "all" ? live[k] !== undefined : olds[k] !== undefined));
+    if (scope === "all" && keys.length === 0) {
+      throw new ProviderError(`${olds.path} has no options set: there is nothing to import`);
+    }
+    return Object.fromEntries(keys.map((k) => [k, live[k]]));
   },
 
   async update(ctx, olds, news) {

@@ -84,7 +84,10 @@ export const folder = defineKind({
   movable: true,
   rehome: (other, from, to) => to + other.slice(from.length),
   id: (i) => i.path,
+  importing: { identity: (path) => ({ path }) },
   docs: {
+    summary:
+      "A folder of the account's file tree. Missing parents are created; only this folder is managed. A path change moves it with everything in it.",
     properties:
       "`path` (a change moves the folder with its files, subfolders, options and meta: one rename; refused when the new path exists or is inside the old one), `forceDestroy`, `adopt`; output `cdnUrl`",
     delete:

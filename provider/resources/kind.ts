@@ -67,6 +67,8 @@ export interface DeleteContext extends KindContext {
 
 /** What the README's resource table says about a kind. */
 export interface KindDocs {
+  /** What the kind is, in a sentence or three (the schema's and the SDKs' description). */
+  summary: string;
   /** The properties cell (every input must be named in it; a test checks). */
   properties: string;
   /** What happens on delete. */
@@ -120,9 +122,41 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
    */
   readonly viaAccountWriter?: boolean;
 
+  /**
+   * Import (`pulumi import`, the native face): how the id names the object — the inputs that
+   * identify it — or why the kind cannot be imported. An imported resource is read with scope
+   * "all" and manages what that read found.
+   */
+  readonly importing: { identity(id: string): Partial<z.output<S>> } | { refused: string };
+  /**
+   * The schema a property is judged by where its input schema takes it whole (AccountSettings'
+   * `fetching`, judged with its credentials put back): what the package schema and the README
+   * check describe it with.
+   */
+  readonly judgedBy?: Partial<Record<keyof z.output<S> & string, z.ZodType>>;
+  /** Paths (from the top-level property) of values the service takes but never shows: secrets in the schema. */
+  readonly writeOnly?: readonly (readonly string[])[];
+  /** Inputs that are always secrets (write-only credentials): the native face marks them so. */
+  readonly secretInputs?: readonly (keyof z.output<S> & string)[];
+  /** Outputs that are secrets for these inputs (the hash of inline content would give it away). */
+  secretOutputs?(inputs: z.output<S>): string[];
+  /**
+   * Inputs as a program may give them, in the kind's own form (AccountSettings: the write-only
+   * credentials out of `fetching` into `fetchingSecrets`). The dynamic SDK does it in the program;
+   * the native face, whose programs may be YAML, at check.
+   */
+  normalize?(inputs: Record<string, unknown>): Record<string, unknown>;
+
   create(ctx: CreateContext, inputs: z.output<S>): Promise<X>;
-  /** The managed properties as they are now (the lifecycle keeps the rest); undefined when gone. */
-  read(ctx: KindContext, olds: State<S, X>): Promise<Partial<z.output<S> & X> | undefined>;
+  /**
+   * The object's properties as they are now, or undefined when it is gone: the managed ones (the
+   * lifecycle keeps the rest), or with scope "all" every one the service shows (an import).
+   */
+  read(
+    ctx: KindContext,
+    olds: State<S, X>,
+    scope?: "managed" | "all",
+  ): Promise<Partial<z.output<S> & X> | undefined>;
   update(ctx: KindContext, olds: State<S, X>, news: z.output<S>): Promise<X>;
   delete(ctx: DeleteContext, olds: State<S, X>): Promise<void>;
 }

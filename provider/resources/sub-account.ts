@@ -34,7 +34,14 @@ export const subAccount = defineKind({
   outputs: {},
   replaceOn: ["alias"],
   id: (i) => i.alias,
+  importing: {
+    refused:
+      "the API has no operation that lists or reads sub-accounts, so a SubAccount cannot be imported: " +
+      "declare it with `adopt: true` (the first `pulumi up` takes it over), or keep it in the dynamic face",
+  },
   docs: {
+    summary:
+      "A sub-account (shares the parent's plan). The API cannot list or read sub-accounts, so drift is invisible: refresh keeps the state, and one deleted elsewhere is noticed only on delete.",
     properties: "`alias`, `adopt`",
     delete: "deletes it (already gone counts as done); an adopted one is left in place",
     drift: "**none**: the API cannot list or read sub-accounts; refresh keeps the state",

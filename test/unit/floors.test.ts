@@ -21,7 +21,10 @@ const FLOORS: { name: string; paths: string[] }[] = [
   },
   { name: "account", paths: ["provider/account/"] },
   { name: "kinds", paths: ["provider/resources/"] },
-  { name: "lifecycle", paths: ["provider/lifecycle.ts", "provider/contexts.ts", "provider/session.ts"] },
+  {
+    name: "lifecycle",
+    paths: ["provider/lifecycle.ts", "provider/contexts.ts", "provider/session.ts", "provider/functions.ts"],
+  },
   { name: "faces", paths: ["provider/dynamic.ts", "provider/native/", "provider/index.ts"] },
   { name: "sdk", paths: ["sdk/"] },
   { name: "tools", paths: ["tools/"] },

@@ -4,7 +4,6 @@
 // are the schema's types: the compiler holds those.)
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { schemas } from "mediahost-contract";
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider";
 import { kinds } from "../../provider/resources";
@@ -34,12 +33,11 @@ describe("one source for each kind's shape", () => {
   it("each kind's README row names nothing its schema lacks (every name in backticks is a property, at any depth, or a value)", () => {
     // the SDK's own arguments and the asset classes it takes, which are not the kind's inputs
     const sdkNames = new Set(["source", "FileAsset", "StringAsset", "RemoteAsset"]);
-    // AccountSettings takes `fetching` as the API's schema judges it
-    const judgedBy: Record<string, unknown[]> = { AccountSettings: [schemas.FetchingUpdate] };
     for (const k of Object.values(kinds)) {
       const kind = k as unknown as Kind;
       const known = new Set([...namesIn(kind.inputs), ...Object.keys(kind.outputs), ...sdkNames]);
-      for (const schema of judgedBy[kind.name] ?? []) namesIn(schema, known);
+      // a property taken whole is named as the schema it is judged by describes it
+      for (const schema of Object.values(kind.judgedBy ?? {})) namesIn(schema, known);
       const cited = [...kind.docs.properties.matchAll(/`([^`]+)`/g)].flatMap((m) =>
         (m[1] as string).split("."),
       );

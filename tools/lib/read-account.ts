@@ -5,9 +5,10 @@
 // bound on concurrent requests.
 
 import { Semaphore } from "async-mutex";
-import { schemas } from "mediahost-contract";
+import { joinPath, schemas } from "mediahost-contract";
 import type { z } from "zod";
 import { listFolder, type MediahostClient, MediahostError } from "../../provider/client";
+import { readableFetching } from "../../provider/resources/account-settings";
 
 type OptionKey = keyof z.infer<typeof schemas.FolderOptions>;
 const OPTION_KEYS = Object.keys(schemas.FolderOptions.shape) as OptionKey[];
@@ -62,44 +63,6 @@ export interface ReadOptions {
   onProgress?: (p: ReadProgress) => void;
 }
 
-const join = (dir: string, name: string) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
-
-interface LiveFetching {
-  enabled?: unknown;
-  type?: unknown;
-  http?: { url?: unknown; auth?: { enabled?: unknown; username?: unknown } };
-  s3?: Record<string, unknown>;
-}
-
-const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
-
-function fetchingOf(live: unknown): FetchingSnapshot | undefined {
-  if (!live || typeof live !== "object") return undefined;
-  const f = live as LiveFetching;
-  if (typeof f.enabled !== "boolean") return undefined;
-  const out: FetchingSnapshot = { enabled: f.enabled };
-  const url = str(f.http?.url);
-  if (f.type === "http" && url) {
-    out.type = "http";
-    out.http = { url };
-    const auth = f.http?.auth;
-    if (auth && typeof auth.enabled === "boolean") {
-      out.http.auth = auth.enabled
-        ? { enabled: true, username: String(auth.username ?? "") }
-        : { enabled: false };
-    }
-  } else if (f.type === "s3" && f.s3) {
-    const accessKeyId = str(f.s3.accessKeyId);
-    const bucket = str(f.s3.bucket);
-    if (accessKeyId && bucket) {
-      out.type = "s3";
-      out.s3 = { accessKeyId, bucket, endpoint: str(f.s3.endpoint), prefix: str(f.s3.prefix) };
-      if (typeof f.s3.forcePathStyle === "boolean") out.s3.forcePathStyle = f.s3.forcePathStyle;
-    }
-  }
-  return out;
-}
-
 async function orUndefinedIfMissing<T>(call: Promise<T>): Promise<T | undefined> {
   try {
     return await call;
@@ -120,7 +83,7 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
   const snapshot: AccountSnapshot = {
     accountAlias: account.alias,
     minify: typeof account.minify?.enabled === "boolean" ? { enabled: account.minify.enabled } : undefined,
-    fetching: fetchingOf(account.fetching),
+    fetching: readableFetching(account.fetching) as FetchingSnapshot | undefined,
     aliases: Object.entries(account.aliases ?? {})
       .map(([name, e]) => ({
         name,
@@ -186,10 +149,10 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
       if (next.done) break;
       const entry = next.value;
       if (!entry.isDirectory) {
-        if (options.files) readFile(join(dir, entry.filename), entry.size, options.files.maxSize);
+        if (options.files) readFile(joinPath(dir, entry.filename), entry.size, options.files.maxSize);
         continue;
       }
-      const path = join(dir, entry.filename);
+      const path = joinPath(dir, entry.filename);
       if (depth + 1 > options.depth) {
         if (!snapshot.truncatedAt.includes(dir)) snapshot.truncatedAt.push(dir);
         continue;

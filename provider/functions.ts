@@ -1,0 +1,117 @@
+// The data functions, declared once for both faces: the dynamic face's SDK runs them in the
+// program's process (sdk/functions-impl.ts), the native face serves them as `Invoke`s
+// (`mediahost:index:<name>`), and the package schema lists them. Each has its arguments' schema
+// (checked before any API call, naming the field and the rule), what it returns, and which of
+// its results are secrets.
+import { schemas } from "mediahost-contract";
+import { z } from "zod";
+import { listFolder, type MediahostClient, ProviderError } from "./client";
+import { ManagedPath } from "./resources/schema";
+
+const Account = z.string().min(1, { message: "must not be empty" }).optional();
+const AccountOnly = z.strictObject({
+  /** A name under `mediahost:accounts`; the provider's own credentials when absent. */
+  account: Account,
+});
+
+export interface DataFunction<A extends z.ZodObject = z.ZodObject> {
+  readonly description: string;
+  readonly args: A;
+  /** What it returns (for the schema). */
+  readonly result: z.ZodType;
+  /** Top-level results that are secrets. */
+  readonly secrets?: readonly string[];
+  run(client: MediahostClient, args: z.output<A>): Promise<Record<string, unknown>>;
+}
+
+function define<A extends z.ZodObject>(fn: DataFunction<A>): DataFunction<A> {
+  return fn;
+}
+
+export const dataFunctions = {
+  getAccount: define({
+    description:
+      "The account object: settings, aliases (with custom domains), CDN host names, status. Secrets read as empty.",
+    args: AccountOnly,
+    result: schemas.Account,
+    run: (client) => client.ops.getAccount(),
+  }),
+  getAccountStorage: define({
+    description: "Storage plan, usage and file count.",
+    args: AccountOnly,
+    result: schemas.Storage,
+    run: (client) => client.ops.getStorage(),
+  }),
+  getAccountLimits: define({
+    description: "Every rate-limit counter over the past 60 minutes: count, limit, remaining, reset.",
+    args: AccountOnly,
+    result: schemas.Limits,
+    run: (client) => client.ops.getLimits(),
+  }),
+  getBillingPlan: define({
+    description: "The billing plan.",
+    args: AccountOnly,
+    result: schemas.BillingPlan,
+    run: (client) => client.ops.getBillingPlan(),
+  }),
+  getAccountUsers: define({
+    description: "The account's users and their roles.",
+    args: AccountOnly,
+    result: z.object({ users: z.array(schemas.AccountUser) }),
+    run: async (client) => ({ users: await client.ops.listUsers() }),
+  }),
+  getUser: define({
+    description: "One user's details. `s3Secret` is a credential and comes back as a secret.",
+    args: z.strictObject({
+      account: Account,
+      userId: z
+        .string({ message: "must be a string" })
+        .min(1, { message: "must not be empty" })
+        .max(256, { message: "must be at most 256 characters" }),
+    }),
+    result: z.object({
+      userId: z.string(),
+      email: z.string().optional(),
+      firstName: z.string().optional(),
+      lastName: z.string().optional(),
+      dateCreated: z.string().optional(),
+      s3Secret: z.string().optional(),
+    }),
+    secrets: ["s3Secret"],
+    run: async (client, { userId }) => {
+      const { s3Secret, email, firstName, lastName, dateCreated } = await client.ops.getUser({
+        query: { userId },
+      });
+      return { userId, email, firstName, lastName, dateCreated, s3Secret };
+    },
+  }),
+  listFolder: define({
+    description: "Every entry of a folder, across all pages.",
+    args: z.strictObject({ account: Account, path: ManagedPath }),
+    result: z.object({ path: z.string(), entries: z.array(schemas.DirEntry) }),
+    run: async (client, { path }) => {
+      const entries = [];
+      for await (const entry of listFolder(client, path)) entries.push(entry);
+      return { path, entries };
+    },
+  }),
+};
+
+export type DataFunctionName = keyof typeof dataFunctions;
+
+/**
+ * Validates a data function's arguments before any API call, with the resources' rules: the
+ * error names the function, each field and its rule (unknown properties included).
+ */
+export function argumentsOf<A extends z.ZodObject>(
+  name: string,
+  fn: DataFunction<A>,
+  args: unknown,
+): z.output<A> {
+  const result = fn.args.safeParse(args ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues
+    .map((i) => `${i.path.map(String).join(".") || "(arguments)"}: ${i.message}`)
+    .join("; ");
+  throw new ProviderError(`${name}: invalid arguments: ${issues}`);
+}

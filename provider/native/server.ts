@@ -1,0 +1,380 @@
+// The native face: Pulumi's gRPC provider protocol served over the lifecycle, for the package
+// `mediahost` (type tokens `mediahost:index:<Kind>`). A thin adapter: each RPC decodes its
+// properties (provider/native/wire.ts), calls the configuration module or the lifecycle, and
+// encodes the answer. It loads gRPC and the protocol's stubs from @pulumi/pulumi's own
+// dependencies, and nothing else of the SDK, so that the plugin starts quickly.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createRequire } from "node:module";
+import type * as Grpc from "@grpc/grpc-js";
+import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
+import type * as PluginPb from "@pulumi/pulumi/proto/plugin_pb";
+import type * as ProviderGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
+import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
+import { MediahostError } from "../client";
+import { CONFIG_KEYS, type Configuration, readConfiguration } from "../config";
+import { isExpected, ProviderError } from "../errors";
+import { argumentsOf, type DataFunctionName, dataFunctions } from "../functions";
+import { HIDDEN_KEYS } from "../hidden";
+import { Lifecycle } from "../lifecycle";
+import { setLogSink } from "../log";
+import { kindByName } from "../resources";
+import type { Kind } from "../resources/kind";
+import { Session } from "../session";
+import { VERSION } from "../version";
+import schema from "./schema.json";
+import { type Decoded, decode, encode, type Props, parseUrn } from "./wire";
+
+const sdk = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+const grpc = sdk("@grpc/grpc-js") as typeof Grpc;
+const providerPb = sdk("@pulumi/pulumi/proto/provider_pb") as typeof ProviderPb;
+const providerGrpc = sdk("@pulumi/pulumi/proto/provider_grpc_pb") as typeof ProviderGrpc;
+const pluginPb = sdk("@pulumi/pulumi/proto/plugin_pb") as typeof PluginPb;
+const enginePb = sdk("@pulumi/pulumi/proto/engine_pb") as typeof EnginePb;
+const engineGrpc = sdk("@pulumi/pulumi/proto/engine_grpc_pb");
+const { Struct } = sdk("google-protobuf/google/protobuf/struct_pb") as typeof StructPb;
+const { Empty } = sdk("google-protobuf/google/protobuf/empty_pb");
+
+const PACKAGE = "mediahost";
+const SCHEMA = JSON.stringify(schema);
+
+type Call<Req> = { request: Req };
+type Callback<Res> = (error: Grpc.ServiceError | null, response?: Res) => void;
+
+/** The URN of the resource whose RPC is being served: log lines from it are attached to it. */
+const current = new AsyncLocalStorage<string>();
+
+/** A config key's value as the configuration module reads config: strings, objects as JSON. */
+function configReader(args: Props): (key: string) => string | undefined {
+  return (key) => {
+    const value = args[key.replace(/^mediahost:/, "")];
+    if (value === undefined || value === null) return undefined;
+    return typeof value === "string" ? value : JSON.stringify(value);
+  };
+}
+
+/** The resource kind of a type token `mediahost:index:<Kind>`. */
+function kindOfType(type: string): Kind {
+  const [pkg, mod, name] = type.split(":");
+  const kind = pkg === PACKAGE && mod === "index" && name ? kindByName(name) : undefined;
+  if (!kind) throw new ProviderError(`unknown resource type ${type} (is the plugin older than the program?)`);
+  return kind;
+}
+
+/** A resource's own properties: without what the dynamic face kept beside them (a stack moved from it). */
+function own(props: Props): Props {
+  return Object.fromEntries(Object.entries(props).filter(([k]) => !HIDDEN_KEYS.includes(k)));
+}
+
+/** The error the engine shows: one line for expected failures, the stack for bugs. */
+function failure(err: unknown): Grpc.ServiceError {
+  const message = isExpected(err) ? (err as Error).message : ((err as Error)?.stack ?? String(err));
+  const code =
+    err instanceof MediahostError && err.kind === "invalid"
+      ? grpc.status.INVALID_ARGUMENT
+      : grpc.status.UNKNOWN;
+  return Object.assign(new Error(message), { code, details: message, metadata: new grpc.Metadata() });
+}
+
+/** Serves one handler: the URN it names is attached to its log lines; its failure is shaped. */
+function serve<Req, Res>(handler: (req: Req) => Promise<Res>, urnOf?: (req: Req) => string) {
+  return (call: Call<Req>, callback: Callback<Res>) => {
+    current.run(urnOf?.(call.request) ?? "", () =>
+      handler(call.request).then(
+        (res) => callback(null, res),
+        (err) => callback(failure(err)),
+      ),
+    );
+  };
+}
+
+function unimplemented(name: string) {
+  return (_call: unknown, callback: Callback<never>) =>
+    callback(
+      Object.assign(new Error(`${name} is not implemented`), {
+        code: grpc.status.UNIMPLEMENTED,
+        details: `${name} is not implemented`,
+        metadata: new grpc.Metadata(),
+      }),
+    );
+}
+
+/** The provider: one per plugin process, which the engine starts per provider instance. */
+export class NativeProvider {
+  private lifecycle?: Lifecycle;
+  private engine?: InstanceType<typeof engineGrpc.EngineClient>;
+
+  constructor(engineAddress?: string) {
+    if (engineAddress) this.attachTo(engineAddress);
+  }
+
+  /** Log lines go to the engine, attached to the resource being served. */
+  private attachTo(address: string): void {
+    this.engine = new engineGrpc.EngineClient(address, grpc.credentials.createInsecure());
+    const send = (severity: EnginePb.LogSeverity, message: string) => {
+      const req = new enginePb.LogRequest();
+      req.setSeverity(severity);
+      req.setMessage(message);
+      req.setUrn(current.getStore() ?? "");
+      this.engine?.log(req, () => {});
+    };
+    setLogSink({
+      info: (m) => send(enginePb.LogSeverity.INFO, m),
+      warn: (m) => send(enginePb.LogSeverity.WARNING, m),
+    });
+  }
+
+  private configured(): Lifecycle {
+    if (!this.lifecycle) {
+      // an engine that sends no Configure (a tool): the environment's credentials
+      this.configure(readConfiguration({ config: () => undefined, env: process.env }));
+    }
+    return this.lifecycle!;
+  }
+
+  private configure(configuration: Configuration): void {
+    this.lifecycle = new Lifecycle(new Session(configuration));
+  }
+
+  /** The stack a resource belongs to keys the stack journal (the dynamic face's owner, from the URN). */
+  private opened(urn: string): { lifecycle: Lifecycle; kind: Kind } {
+    const { stack, project, type } = parseUrn(urn);
+    const lifecycle = this.configured();
+    lifecycle.session.owner = `${project}/${stack}`;
+    return { lifecycle, kind: kindOfType(type) };
+  }
+
+  /** The keys of `props` that are secrets: those the engine sent as secrets, and the kind's own. */
+  private secretKeys(kind: Kind, decoded: Decoded, props: Props): Set<string> {
+    const keys = new Set([...decoded.secrets, ...(kind.secretInputs ?? [])]);
+    // a write-only credential given inside its group moved out of it (normalize): secret where it went
+    if (kind.normalize && [...decoded.secrets].some((k) => !(k in props))) {
+      for (const k of kind.secretInputs ?? []) keys.add(k);
+    }
+    for (const k of kind.secretOutputs?.(props as never) ?? []) keys.add(k);
+    return keys;
+  }
+
+  readonly service = {
+    getPluginInfo: serve(async () => new pluginPb.PluginInfo().setVersion(VERSION)),
+
+    getSchema: serve(async (req: ProviderPb.GetSchemaRequest) => {
+      if (req.getVersion() !== 0) throw new ProviderError(`unsupported schema version ${req.getVersion()}`);
+      return new providerPb.GetSchemaResponse().setSchema(SCHEMA);
+    }),
+
+    checkConfig: serve(async (req: ProviderPb.CheckRequest) => {
+      const news = decode(req.getNews());
+      const failures: ProviderPb.CheckFailure[] = [];
+      const known = new Set<string>([...CONFIG_KEYS, "version"]);
+      for (const key of Object.keys(news.props)) {
+        if (!known.has(key)) {
+          failures.push(
+            new providerPb.CheckFailure()
+              .setProperty(key)
+              .setReason(`unknown configuration key mediahost:${key} (known: ${CONFIG_KEYS.join(", ")})`),
+          );
+        }
+      }
+      try {
+        const configuration = readConfiguration({ config: configReader(news.props), env: process.env });
+        for (const [name, credentials] of configuration.accounts) {
+          if (credentials instanceof Error) continue; // not every stack names every account
+          new Session(configuration).context(name === "default" ? undefined : name);
+        }
+      } catch (err) {
+        if (!isExpected(err)) throw err;
+        const message = (err as Error).message;
+        const key = /^(?:mediahost:)?(\w+)/.exec(message)?.[1] ?? "baseUrl";
+        failures.push(new providerPb.CheckFailure().setProperty(key).setReason(message));
+      }
+      const res = new providerPb.CheckResponse().setInputs(req.getNews());
+      res.setFailuresList(failures);
+      return res;
+    }),
+
+    diffConfig: serve(async (req: ProviderPb.DiffRequest) => {
+      // new credentials, a new address: the resources' account check (their recorded alias)
+      // refuses credentials that reach another account; the provider itself is never replaced
+      const olds = decode(req.getOldInputs() ?? req.getOlds()).props;
+      const news = decode(req.getNews()).props;
+      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
+        (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+      );
+      const res = new providerPb.DiffResponse();
+      res.setChanges(
+        changed.length
+          ? providerPb.DiffResponse.DiffChanges.DIFF_SOME
+          : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
+      );
+      res.setDiffsList(changed);
+      return res;
+    }),
+
+    configure: serve(async (req: ProviderPb.ConfigureRequest) => {
+      const args = decode(req.getArgs()).props;
+      for (const [key, value] of req.getVariablesMap().entries()) {
+        const name = key.replace(/^mediahost:config:/, "");
+        if (args[name] === undefined) args[name] = value;
+      }
+      this.configure(readConfiguration({ config: configReader(args), env: process.env }));
+      return new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false);
+    }),
+
+    check: serve(
+      async (req: ProviderPb.CheckRequest) => {
+        const { lifecycle, kind } = this.opened(req.getUrn());
+        const news = decode(req.getNews());
+        const olds = own(decode(req.getOlds()).props);
+        const { inputs, failures } = lifecycle.check(kind, own(news.props), olds);
+        const res = new providerPb.CheckResponse().setInputs(
+          encode(Struct, inputs, this.secretKeys(kind, news, inputs)),
+        );
+        res.setFailuresList(
+          failures.map((f) => new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason)),
+        );
+        return res;
+      },
+      (req) => req.getUrn(),
+    ),
+
+    diff: serve(
+      async (req: ProviderPb.DiffRequest) => {
+        const { lifecycle, kind } = this.opened(req.getUrn());
+        const olds = own(decode(req.getOlds()).props);
+        const news = own(decode(req.getNews()).props);
+        const { changes, replaces, deleteBeforeReplace } = lifecycle.diff(
+          kind,
+          req.getId(),
+          olds as never,
+          news,
+        );
+        const res = new providerPb.DiffResponse();
+        res.setChanges(
+          changes.length
+            ? providerPb.DiffResponse.DiffChanges.DIFF_SOME
+            : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
+        );
+        res.setDiffsList(changes);
+        res.setReplacesList(replaces);
+        res.setDeletebeforereplace(deleteBeforeReplace);
+        res.setHasdetaileddiff(true);
+        const detailed = res.getDetaileddiffMap();
+        const Kind = providerPb.PropertyDiff.Kind;
+        for (const key of changes) {
+          const replace = replaces.includes(key);
+          const kindOfChange =
+            olds[key] === undefined
+              ? replace
+                ? Kind.ADD_REPLACE
+                : Kind.ADD
+              : news[key] === undefined
+                ? replace
+                  ? Kind.DELETE_REPLACE
+                  : Kind.DELETE
+                : replace
+                  ? Kind.UPDATE_REPLACE
+                  : Kind.UPDATE;
+          detailed.set(key, new providerPb.PropertyDiff().setKind(kindOfChange).setInputdiff(true));
+        }
+        return res;
+      },
+      (req) => req.getUrn(),
+    ),
+
+    create: serve(
+      async (req: ProviderPb.CreateRequest) => {
+        const { lifecycle, kind } = this.opened(req.getUrn());
+        const inputs = decode(req.getProperties());
+        const { id, outs } = await lifecycle.create(kind, own(inputs.props));
+        return new providerPb.CreateResponse()
+          .setId(id)
+          .setProperties(encode(Struct, outs, this.secretKeys(kind, inputs, outs)));
+      },
+      (req) => req.getUrn(),
+    ),
+
+    read: serve(
+      async (req: ProviderPb.ReadRequest) => {
+        const { lifecycle, kind } = this.opened(req.getUrn());
+        const state = decode(req.getProperties());
+        const res = new providerPb.ReadResponse();
+        // an import: the engine names the object by its id alone
+        const found =
+          Object.keys(state.props).length === 0
+            ? await lifecycle.import(kind, req.getId())
+            : await lifecycle.read(kind, req.getId(), own(state.props) as never);
+        if (!found) return res.setId("");
+        const secrets = this.secretKeys(kind, state, found.outs);
+        return res
+          .setId(req.getId())
+          .setProperties(encode(Struct, found.outs, secrets))
+          .setInputs(encode(Struct, found.inputs, secrets));
+      },
+      (req) => req.getUrn(),
+    ),
+
+    update: serve(
+      async (req: ProviderPb.UpdateRequest) => {
+        const { lifecycle, kind } = this.opened(req.getUrn());
+        const olds = decode(req.getOlds());
+        const news = decode(req.getNews());
+        const outs = await lifecycle.update(kind, req.getId(), own(olds.props) as never, own(news.props));
+        const secrets = new Set([...this.secretKeys(kind, news, outs), ...olds.secrets]);
+        return new providerPb.UpdateResponse().setProperties(encode(Struct, outs, secrets));
+      },
+      (req) => req.getUrn(),
+    ),
+
+    delete: serve(
+      async (req: ProviderPb.DeleteRequest) => {
+        const { lifecycle, kind } = this.opened(req.getUrn());
+        await lifecycle.delete(kind, req.getId(), own(decode(req.getProperties()).props) as never);
+        return new Empty();
+      },
+      (req) => req.getUrn(),
+    ),
+
+    invoke: serve(async (req: ProviderPb.InvokeRequest) => {
+      const name = req.getTok().replace(`${PACKAGE}:index:`, "") as DataFunctionName;
+      const fn = dataFunctions[name] as (typeof dataFunctions)[DataFunctionName] | undefined;
+      if (!fn || req.getTok() !== `${PACKAGE}:index:${name}`)
+        throw new ProviderError(`unknown function ${req.getTok()}`);
+      const args = argumentsOf(name, fn, decode(req.getArgs()).props) as { account?: string };
+      const client = this.configured().session.context(args.account).client;
+      const result = await fn.run(client, args as never);
+      return new providerPb.InvokeResponse().setReturn(encode(Struct, result, fn.secrets ?? []));
+    }),
+
+    cancel: serve(async () => new Empty()),
+    attach: serve(async (req: PluginPb.PluginAttach) => {
+      this.attachTo(req.getAddress());
+      return new Empty();
+    }),
+
+    handshake: unimplemented("Handshake"),
+    parameterize: unimplemented("Parameterize"),
+    call: unimplemented("Call"),
+    construct: unimplemented("Construct"),
+    list: unimplemented("List"),
+    getMapping: unimplemented("GetMapping"),
+    getMappings: unimplemented("GetMappings"),
+  };
+}
+
+/** Starts the gRPC server on a free loopback port; resolves to the port. */
+export async function serveProvider(
+  provider: NativeProvider,
+): Promise<{ port: number; server: Grpc.Server }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 1 << 30 });
+  server.addService(
+    providerGrpc.ResourceProviderService,
+    provider.service as unknown as Grpc.UntypedServiceImplementation,
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  return { port, server };
+}
