@@ -4,6 +4,8 @@
 // The CLI runs in its own process (RSS measured from /proc); with --expose-gc a second pass runs
 // the emulator in this process and reports the live heap after a full collection, which shows
 // whether anything accumulates (RSS also includes heap V8 has not given back yet).
+// MEDIAHOST_EMULATOR_CLI=<path of another build's cli.js> measures that build's CLI instead (run
+// without --expose-gc then: the in-process pass always runs this build).
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { startEmulator } from "mediahost-emulator";
