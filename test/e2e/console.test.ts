@@ -1,7 +1,8 @@
 // The emulator's web console in a real browser (headless Chromium from Debian's package, driven by
 // playwright-core): the quickstart stack deployed by the real CLI is shown; a folder's title and
 // an alias are changed by hand through the page (partly from the keyboard alone), and
-// mediahost-drift then reports exactly those two properties; no secret (the origin password, the
+// mediahost-drift then reports exactly those two properties; a file is uploaded, renamed and
+// deleted and minify toggled through the page; no secret (the origin password, the
 // client secret, any token) is in the page's HTML, its network answers (the request stream
 // included) or the browser's console; the page fits a narrow window; a console error fails the
 // test. Screenshots go to test-output/console/ (not committed).
@@ -197,6 +198,52 @@ describe("the emulator's web console in Chromium", async () => {
     expect(named.map((r) => [r.name, r.kind, r.properties])).toEqual([
       ["shoes-meta", "changed", [{ property: "title", state: "Shoes", account: "Boots" }]],
       ["thumbs", "changed", [{ property: "prefix", state: "/products", account: "/catalog" }]],
+    ]);
+  });
+
+  it("uploads, renames and deletes a file, and toggles minify, through the page", async () => {
+    const paths = () => p.emulator.control.state().tree.map((e) => e.path);
+    await page.getByRole("link", { name: "Files" }).click();
+    await page.getByRole("button", { name: "Folder /assets" }).click();
+    await page
+      .locator("#upload-file")
+      .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("written by hand") });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect.poll(() => page.locator("#status").innerText()).toBe("upload /assets/notes.txt: done");
+    const uploaded = await p.api.ops.download({ query: { filename: "/assets/notes.txt" } });
+    expect(Buffer.from(uploaded).toString()).toBe("written by hand");
+
+    await page.getByRole("button", { name: "File /assets/notes.txt" }).click();
+    await page.locator("#rename-to").fill("/assets/renamed.txt");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expect
+      .poll(() => page.locator("#status").innerText())
+      .toBe("rename /assets/notes.txt to /assets/renamed.txt: done");
+    expect(paths()).toContain("/assets/renamed.txt");
+    expect(paths()).not.toContain("/assets/notes.txt");
+
+    // a delete asks for a second press, not a dialog
+    await page.getByRole("button", { name: "Delete this file" }).click();
+    expect(paths()).toContain("/assets/renamed.txt");
+    await page.getByRole("button", { name: "Delete /assets/renamed.txt? Press again" }).click();
+    await expect.poll(() => page.locator("#status").innerText()).toBe("delete /assets/renamed.txt: done");
+    expect(paths()).not.toContain("/assets/renamed.txt");
+
+    await page.getByRole("link", { name: "Account" }).click();
+    await page.locator("#minify").uncheck();
+    await page.getByRole("button", { name: "Save minify" }).click();
+    await expect.poll(() => page.locator("#status").innerText()).toBe("minify off: done");
+    expect(p.emulator.control.state().account.minify).toEqual({ enabled: false });
+    await page.locator("#minify").check();
+    await page.getByRole("button", { name: "Save minify" }).click();
+    await expect.poll(() => p.emulator.control.state().account.minify).toEqual({ enabled: true });
+    const hand = p.emulator.control.requests(0).requests.filter((r) => r.via === "console");
+    expect(hand.slice(2).map((r) => [r.operation, r.status])).toEqual([
+      ["upload", 200],
+      ["rename", 200],
+      ["deleteFile", 200],
+      ["updateAccount", 200],
+      ["updateAccount", 200],
     ]);
   });
 
