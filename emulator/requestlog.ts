@@ -8,8 +8,8 @@ export interface LogEntry {
   time: string;
   method: string;
   path: string;
-  /** The query parameters, credentials masked; absent when there were none. */
-  query?: Record<string, string>;
+  /** The query string as sent (URL-encoded), credentials masked; absent when there was none. */
+  query?: string;
   operation: string | null;
   status: number;
   account: string | null;

@@ -103,6 +103,32 @@ export function maskPart(operation: OperationName | string | null | undefined, p
   return masked(value, pathsOf(operation, part));
 }
 
+/** Query parameter names whose values are masked: the table's `query.*` paths, and SECRET_KEYS. */
+const QUERY_SECRETS = new Set([
+  ...SECRET_KEYS,
+  ...[...byOperation.values()].flatMap((paths) =>
+    paths
+      .filter((p) => p.part === "query" && p.keys.length === 1)
+      .map((p) => (p.keys[0] as string).toLowerCase()),
+  ),
+]);
+const SECRET_PARAM = new RegExp(`(?:^|&)(?:${[...QUERY_SECRETS].join("|")})=`, "i");
+
+/**
+ * A query string as logged: as it came, unless a parameter named as a credential (or a URL with
+ * credentials) is in it; then those values read `[masked]`. Cheap when there is nothing to mask:
+ * one test of the raw string.
+ */
+export function maskQuery(query: string): string {
+  if (!SECRET_PARAM.test(query) && !/%40|@/.test(query)) return query;
+  const params = new URLSearchParams(query);
+  const out = new URLSearchParams();
+  for (const [k, v] of params) {
+    out.append(k, QUERY_SECRETS.has(k.toLowerCase()) && v !== "" ? MASK : (maskUserinfo(v) as string));
+  }
+  return out.toString();
+}
+
 /**
  * A copy of the account object (the shape `GET /v2/account` answers and `POST /v2/account`
  * writes) with its credentials masked: both operations' paths apply to it.

@@ -20,7 +20,7 @@ import { ApiError, httpError } from "./errors";
 import { type ControlGuard, isControlPath } from "./guard";
 import { handlers } from "./handlers";
 import { type Call, type Handler, Raw, type RequestContext, seconds } from "./handlers/types";
-import { maskPart } from "./secrets";
+import { maskQuery } from "./secrets";
 import { registerTus } from "./tus";
 import { validate } from "./validation";
 
@@ -100,7 +100,7 @@ function logFields(request: FastifyRequest, reply: FastifyReply, emu: RequestCon
     time: string;
     method: string;
     path: string;
-    query?: Record<string, string>;
+    query?: string;
     operation: string | null;
     account: string | null;
     counter: string | null;
@@ -115,11 +115,8 @@ function logFields(request: FastifyRequest, reply: FastifyReply, emu: RequestCon
     counter: typeof counter === "string" ? counter : null,
     latencyMs: Math.round(reply.elapsedTime * 10) / 10,
   };
-  if (q >= 0 && q < url.length - 1) {
-    // credentials the table marks in a query, and any secret-looking parameter, never logged
-    const query = Object.fromEntries(new URLSearchParams(url.slice(q + 1)));
-    entry.query = maskPart(emu.operation, "query", query) as Record<string, string>;
-  }
+  // credentials the table marks in a query, and any secret-looking parameter, never logged
+  if (q >= 0 && q < url.length - 1) entry.query = maskQuery(url.slice(q + 1));
   if (emu.via) entry.via = emu.via;
   return entry;
 }

@@ -602,9 +602,7 @@
     $("requests").tBodies[0].replaceChildren(
       ...shownRows.map((r) => {
         const query = r.query
-          ? `?${Object.entries(r.query)
-              .map(([k, v]) => `${k}=${v}`)
-              .join("&")}`
+          ? `?${[...new URLSearchParams(r.query)].map(([k, v]) => `${k}=${v}`).join("&")}`
           : "";
         return h(
           "tr",

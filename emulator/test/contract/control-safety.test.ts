@@ -80,7 +80,7 @@ describe("credentials are masked", () => {
     expect(unknown).toMatchObject({
       operation: null,
       status: 404,
-      query: { password: "[masked]", token: "[masked]", filename: "/visible" },
+      query: "password=%5Bmasked%5D&token=%5Bmasked%5D&filename=%2Fvisible",
     });
   });
 
