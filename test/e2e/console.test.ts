@@ -11,6 +11,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/index";
 import { chromiumForTests } from "./helpers/browser";
 import { openProject, type Project } from "./helpers/project";
 import { repoRoot, type Toolchain, toolchainForTests } from "./helpers/toolchain";
@@ -281,6 +282,45 @@ describe("the emulator's web console in Chromium", async () => {
     await page.locator("#mkdirExists").selectOption("200");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect.poll(() => p.emulator.control.faults().latencyMs).toBe(0);
+  });
+
+  it("with a control token, the printed link opens it: the token becomes a script-proof cookie and leaves the URL", async () => {
+    const token = "console-e2e-token-0123456789";
+    const guarded = await startEmulator({ log: () => {}, controlToken: token });
+    const context = await browser.newContext();
+    try {
+      const other = await context.newPage();
+      other.on("console", (m) => {
+        if (m.type() === "error") errors.push(`console (token page): ${m.text()}`);
+      });
+      other.on("pageerror", (e) => errors.push(`page error (token page): ${e.message}`));
+      expect(guarded.consoleUrl).toBe(`${guarded.url}/_emulator/console?token=${token}`);
+      await other.goto(guarded.consoleUrl);
+      await other.waitForSelector("body[data-ready=yes]");
+      expect(other.url()).toBe(`${guarded.url}/_emulator/console`);
+      expect(await other.locator("#aliases").innerText()).toMatch(/demo\s+\/\s+yes/);
+      const [cookie] = await context.cookies();
+      expect(cookie).toMatchObject({
+        name: `mediahost-emulator-${guarded.port}`,
+        httpOnly: true,
+        sameSite: "Strict",
+      });
+      expect(await other.evaluate("document.cookie")).toBe("");
+      // the request stream passes the check too
+      await other.getByRole("link", { name: "Requests" }).click();
+      await fetch(`${guarded.url}/v2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ clientId: "demo-client", clientSecret: "demo-secret" }),
+      });
+      await expect.poll(() => other.locator("#requests tbody").innerText()).toContain("/v2/token");
+      // without the cookie, nothing
+      const bare = await fetch(`${guarded.url}/_emulator/state`);
+      expect(bare.status).toBe(401);
+    } finally {
+      await context.close();
+      await guarded.stop();
+    }
   });
 
   it("fits a narrow window", async () => {
