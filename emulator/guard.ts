@@ -65,7 +65,8 @@ export class ControlGuard {
 
   constructor(listenHost: string, allowHosts: readonly string[] = [], token?: string) {
     this.listen = strip(listenHost);
-    this.allowed = new Set(allowHosts.map((h) => strip(h).replace(/\.$/, "")));
+    // a name given with a port (`emulator:8080`) counts by its name, as Host headers are compared
+    this.allowed = new Set(allowHosts.map((h) => hostnameOf(h) ?? strip(h)));
     this.token = token ?? (isLoopback(listenHost) ? undefined : randomBytes(24).toString("base64url"));
   }
 
