@@ -19,6 +19,24 @@ export const isControlPath = (url: string) =>
   url.startsWith(CONTROL_PREFIX) &&
   (url.length === CONTROL_PREFIX.length || "/?".includes(url[CONTROL_PREFIX.length] as string));
 
+/**
+ * True for a request the control surface or the console will answer: by the route it matched
+ * (`/%5Femulator/state` is routed to `/_emulator/state`), or by its decoded path when it matched
+ * none, so no spelling of a path gets past the checks.
+ */
+export function isControlRequest(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  if (route !== undefined && isControlPath(route)) return true;
+  const raw = request.url.split("?", 1)[0] as string;
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // not decodable: the router answers 400
+  }
+  return isControlPath(raw) || isControlPath(decoded);
+}
+
 /** A host as a URL writes it: IPv6 literals in brackets. */
 export const urlHost = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
 

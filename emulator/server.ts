@@ -17,7 +17,7 @@ import { CONSOLE_HEADER, registerConsole } from "./console";
 import type { Context } from "./context";
 import { type Control, registerControl } from "./control";
 import { ApiError, httpError } from "./errors";
-import { type ControlGuard, isControlPath } from "./guard";
+import { type ControlGuard, isControlRequest } from "./guard";
 import { handlers } from "./handlers";
 import { type Call, type Handler, Raw, type RequestContext, seconds } from "./handlers/types";
 import { maskQuery } from "./secrets";
@@ -188,15 +188,16 @@ export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
     if (url.startsWith("/tus")) return;
     // the control surface and the console: same origin, this host, the token if one is needed;
     // no CORS headers
-    if (isControlPath(url)) {
+    if (isControlRequest(request)) {
       const refusal = guard.check(request);
       if (refusal) return reply.code(refusal.status).send(httpError(refusal.status, refusal.message).body);
       return;
     }
     reply.header("access-control-allow-origin", "*");
     reply.header("access-control-expose-headers", "*");
-    if (!isApi(url)) return;
     const operation = (request.routeOptions.config as { operation?: string }).operation ?? null;
+    // an operation's route however its path was spelled (`/%762/account`), or any other /v2 path
+    if (operation === null && !isApi(url)) return;
     request.emu = { operation, account: null, logged: false };
     if (request.headers[CONSOLE_HEADER] === parts.consoleNonce) request.emu.via = "console";
     if (request.method === "OPTIONS") return;
@@ -238,7 +239,7 @@ export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
 
   app.options("/*", (request, reply) => {
     // a preflight to the control surface gets no CORS grant (a cross-origin one never gets here)
-    if (isControlPath(request.url)) reply.code(204).send();
+    if (isControlRequest(request)) reply.code(204).send();
     else reply.code(204).headers(CORS_PREFLIGHT).send();
   });
 

@@ -171,6 +171,20 @@ describe("the Host header (DNS rebinding)", () => {
     expect(v2.headers["access-control-allow-origin"]).toBe("*");
   });
 
+  it("no spelling of a control path gets past the check", async () => {
+    const evil = { host: `rebound.evil.example:${new URL(emu.url).port}` };
+    for (const path of [
+      "/%5Femulator/state",
+      "/_emulator/%73tate",
+      "/_emulator/state/",
+      "/_emulator/./state",
+    ]) {
+      const r = await raw(emu.url, path, { headers: evil });
+      expect(r.status, path).toBe(403);
+      expect(r.text, path).not.toContain('"tree"');
+    }
+  });
+
   it("the address listened on and loopback names are answered; no Host at all is refused", async () => {
     const port = new URL(emu.url).port;
     for (const name of [host, `localhost:${port}`, `127.0.0.1:${port}`]) {
