@@ -43,6 +43,10 @@ const Since = z.strictObject({
   since: z.string().regex(/^\d+$/, { message: "must be a whole number" }).optional(),
 });
 const AccountQuery = z.strictObject({ account: z.string().optional() });
+const StateQuery = z.strictObject({
+  account: z.string().optional(),
+  mtimes: z.enum(["true", "false"]).optional(),
+});
 
 /** Entries a new stream of the request log starts with, and the most one batch holds. */
 const STREAM_BACKLOG = 1000;
@@ -57,8 +61,11 @@ export interface StateEntry {
   size: number;
   /** Files only. */
   contentType?: string;
-  /** ISO date-time of the last change. */
-  mtime: string;
+  /**
+   * ISO date-time of the last change, when asked for (`?mtimes=true`): a file written again with
+   * the same content changes it, so states compared for equality leave it out.
+   */
+  mtime?: string;
 }
 
 /**
@@ -131,19 +138,19 @@ export class Control {
   }
 
   /** One account's whole state; credentials masked unless `secrets` (in-process tests only). */
-  state(alias?: string, how: { secrets?: boolean } = {}): EmulatorState {
+  state(alias?: string, how: { secrets?: boolean; mtimes?: boolean } = {}): EmulatorState {
     const account = this.account(alias);
     const tree: StateEntry[] = [];
     const meta: Record<string, Meta> = {};
     const options: Record<string, FolderOptions> = {};
     for (const [path, node] of account.tree.walk()) {
       if (path !== "/") {
-        const mtime = new Date(node.mtime).toISOString();
-        tree.push(
+        const entry: StateEntry =
           node.kind === "file"
-            ? { path, isDirectory: false, size: node.size, contentType: node.contentType, mtime }
-            : { path, isDirectory: true, size: 0, mtime },
-        );
+            ? { path, isDirectory: false, size: node.size, contentType: node.contentType }
+            : { path, isDirectory: true, size: 0 };
+        if (how.mtimes) entry.mtime = new Date(node.mtime).toISOString();
+        tree.push(entry);
       }
       if (Object.keys(node.meta).length > 0) meta[path] = structuredClone(node.meta);
       if (node.kind === "dir" && Object.keys(node.options).length > 0) options[path] = { ...node.options };
@@ -262,9 +269,10 @@ export function registerControl(app: FastifyInstance, control: Control): void {
     await control.addClient(validate(AccountBody, request.body ?? {}, "body"));
     return control.accounts();
   });
-  app.get("/_emulator/state", async (request) =>
-    control.state(validate(AccountQuery, request.query, "query").account),
-  );
+  app.get("/_emulator/state", async (request) => {
+    const { account, mtimes } = validate(StateQuery, request.query, "query");
+    return control.state(account, { mtimes: mtimes === "true" });
+  });
   app.get("/_emulator/limits", async (request) =>
     control.limits(validate(AccountQuery, request.query, "query").account),
   );

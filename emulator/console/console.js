@@ -702,7 +702,7 @@
     try {
       const account = encodeURIComponent(ui.account);
       const [data, limits] = await Promise.all([
-        control("GET", `/_emulator/state?account=${account}`),
+        control("GET", `/_emulator/state?account=${account}&mtimes=true`),
         control("GET", `/_emulator/limits?account=${account}`),
       ]);
       ui.data = data;
