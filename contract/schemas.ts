@@ -219,7 +219,8 @@ export const EventRecord = z.looseObject({
       url: z.string(),
       statusCode: z.number().nullable(),
       maxFilesize: z.number(),
-      contentLength: z.number().nullable(),
+      // a string, as the documentation shows it
+      contentLength: z.string(),
       error: z.string(),
     })
     .optional(),
@@ -404,14 +405,18 @@ export const FetchItem = z.strictObject({
   wait: z.boolean().optional(),
 });
 export const FetchRequest = z.array(FetchItem).min(1).max(20, { message: "must have at most 20 items" });
+/** The remote's status line in a fetch attempt's `headers.result` (docs/api.md#uploads-and-fetches). */
+export const FetchStatusLine = z.looseObject({ version: z.string(), code: z.number(), reason: z.string() });
 /** One try of a fetch, as documented (docs/api.md#uploads-and-fetches). */
 export const FetchAttempt = z.looseObject({
   url: z.string(),
   initiator: Initiator,
   statusCode: z.number().nullable(),
-  headers: z.record(z.string(), z.string()),
+  // the remote's answer headers, and `result`: its status line (none when nothing answered)
+  headers: z.object({ result: FetchStatusLine.optional() }).catchall(z.string()),
   timing: z.looseObject({ ns: z.number(), connect: z.number(), start: z.number(), total: z.number() }),
   error: z.looseObject({ name: z.string(), message: z.string() }).optional(),
+  date: z.string(),
 });
 
 export const FetchResult = z.array(
@@ -450,11 +455,31 @@ export const HttpStats = z.record(
 );
 /** The account's storage at the start of each day, keyed by the day's start in ms. */
 export const StorageStats = z.record(z.string(), Storage);
-/** One view event of a spin. */
+/** One view event of a spin; the parsed user agent's fields are strings, as documented. */
 export const SpinView = z.looseObject({
   "@timestamp": z.string(),
   referer: z.string(),
   user_agent: z.string(),
-  event: z.looseObject({ origin: z.string(), type: z.string(), name: z.string() }),
+  user_agent_parsed: z.looseObject({
+    name: z.string(),
+    os: z.string(),
+    os_name: z.string(),
+    os_major: z.string(),
+    device: z.string(),
+    major: z.string(),
+    minor: z.string(),
+    patch: z.string(),
+    build: z.string(),
+  }),
+  event: z.looseObject({
+    origin: z.string(),
+    type: z.string(),
+    name: z.string(),
+    data: z.looseObject({
+      rows: z.number(),
+      columns: z.number(),
+      viewerSize: z.looseObject({ width: z.number(), height: z.number() }),
+    }),
+  }),
 });
 export const SpinViews = z.array(SpinView);

@@ -48,7 +48,8 @@ export interface EventRecord {
     url: string;
     statusCode: number | null;
     maxFilesize: number;
-    contentLength: number | null;
+    /** A string, as documented. */
+    contentLength: string;
     error: string;
   };
 }
@@ -175,6 +176,9 @@ export class Account {
   }
 
   recordEvent(event: EventRecord): void {
+    // a journal of an earlier version kept `fetching.contentLength` as a number or null
+    const f = event.fetching as { contentLength: unknown } | undefined;
+    if (f && typeof f.contentLength !== "string") f.contentLength = String(f.contentLength ?? 0);
     this.events.push(event);
     if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
   }

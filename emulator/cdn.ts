@@ -3,13 +3,14 @@
 //                                  applied); JWT-protected folders need a valid ?jwt=
 //   GET /downloads/<job>/<name>    a finished ZIP job's archive
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { isAtOrUnder } from "mediahost-contract";
+import { isAtOrUnder, parentOf } from "mediahost-contract";
 import type { Account } from "./accounts";
 import { verifyJwt } from "./auth";
 import type { Context } from "./context";
 import { httpError, notFound } from "./errors";
 import { seconds } from "./handlers/types";
-import { type DirNode, splitPath, type TreeNode } from "./tree";
+import type { SpinData } from "./stats";
+import { type DirNode, splitPath, type Tree, type TreeNode } from "./tree";
 
 /** The account and path prefix an alias name serves. */
 function resolveAlias(ctx: Context, name: string): { account: Account; prefix: string } | undefined {
@@ -31,6 +32,28 @@ function protectionKey(root: DirNode, path: string): string | undefined {
     if (node.kind === "dir" && node.jwtKey !== undefined) key = node.jwtKey;
   }
   return key;
+}
+
+/**
+ * What a viewer of the spin at `path` reports (docs/api.md#statistics; the emulator's reading): the
+ * images of the spin's folder are its frames, in one row; the viewer is as large as the first.
+ */
+function spinData(tree: Tree, path: string): SpinData {
+  const dir = tree.get(parentOf(path));
+  const frames =
+    dir?.kind === "dir"
+      ? [...dir.children.entries()]
+          .filter(([, n]) => n.kind === "file" && n.contentType.startsWith("image/"))
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([, n]) => n)
+      : [];
+  const first = frames[0];
+  const media = first?.kind === "file" ? first.media : {};
+  return {
+    rows: 1,
+    columns: frames.length,
+    viewerSize: { width: media.width ?? 0, height: media.height ?? 0 },
+  };
 }
 
 function allowed(jwt: string | undefined, key: string, path: string): boolean {
@@ -58,6 +81,7 @@ export function registerCdn(app: FastifyInstance, ctx: Context): void {
         userAgent: request.headers["user-agent"],
         // the token is a credential: never part of the view's origin
         query: query.replace(/([?&])jwt=[^&]*&?/, "$1").replace(/[?&]$/, ""),
+        ...(path.endsWith(".spin") ? { spin: spinData(tree, path) } : {}),
       });
       reply.header("content-type", node.contentType).header("content-length", node.size);
       return reply.send(ctx.world.blobs.open(node.blob));

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// mediahost-emulator: the local /v2 server on its own. Prints one line
-// `listening on http://HOST:PORT` on stdout once ready; SIGTERM or SIGINT stop it (exit 0).
+// mediahost-emulator: the local /v2 server on its own. Once ready it prints on stdout, first and
+// on a line of its own, `listening on http://HOST:PORT` (tools parse it), then `console: <URL>`,
+// and `control token: <token>` when the control surface requires one; SIGTERM or SIGINT stop it
+// (exit 0).
 import { parseArgs } from "node:util";
 import type { Credentials } from "./accounts";
 import { type EmulatorOptions, startEmulator } from "./index";
 
 const USAGE = `usage: mediahost-emulator [--host 127.0.0.1] [--port 0] [--client-id ID] [--client-secret SECRET]
   [--alias NAME] [--account ALIAS=ID:SECRET ...] [--data DIR] [--latency-ms N] [--latency-jitter-ms N]
-  [--fault-rate P] [--drop-rate P] [--seed N] [--aliases-update merge|replace] [--mkdir-exists 200|409] [--token-ttl S]`;
+  [--fault-rate P] [--drop-rate P] [--seed N] [--aliases-update merge|replace] [--mkdir-exists 200|409] [--token-ttl S]
+  [--allow-host NAME ...] [--control-token TOKEN]`;
 
 function fail(message: string): never {
   process.stderr.write(`mediahost-emulator: ${message}\n${USAGE}\n`);
@@ -33,6 +36,12 @@ function account(spec: string): Credentials {
   return { alias: m[1] as string, clientId: m[2] as string, clientSecret: m[3] as string };
 }
 
+function controlToken(raw: string | undefined): string | undefined {
+  if (raw !== undefined && !/^[\x21-\x7e]{16,}$/.test(raw))
+    fail("--control-token must be at least 16 printable characters without spaces");
+  return raw;
+}
+
 export function parseCli(argv: string[]): EmulatorOptions {
   let values: Record<string, string | string[] | boolean | undefined>;
   try {
@@ -54,6 +63,8 @@ export function parseCli(argv: string[]): EmulatorOptions {
         "aliases-update": { type: "string" },
         "mkdir-exists": { type: "string" },
         "token-ttl": { type: "string" },
+        "allow-host": { type: "string", multiple: true },
+        "control-token": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -89,6 +100,8 @@ export function parseCli(argv: string[]): EmulatorOptions {
     aliasesUpdate,
     mkdirExists,
     tokenTtlSeconds: number("token-ttl", str("token-ttl"), 1),
+    allowHosts: values["allow-host"] as string[] | undefined,
+    controlToken: controlToken(str("control-token")),
   };
   // undefined means "the default": drop the keys not given
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as EmulatorOptions;
@@ -97,7 +110,10 @@ export function parseCli(argv: string[]): EmulatorOptions {
 /** Starts the emulator with the process's arguments (bin/mediahost-emulator.js calls this). */
 export async function main(): Promise<void> {
   const emulator = await startEmulator(parseCli(process.argv.slice(2))).catch((e: Error) => fail(e.message));
-  process.stdout.write(`listening on ${emulator.url}\n`);
+  // one write: the listening line first and whole, as tools read it
+  const lines = [`listening on ${emulator.url}`, `console: ${emulator.consoleUrl}`];
+  if (emulator.controlToken !== undefined) lines.push(`control token: ${emulator.controlToken}`);
+  process.stdout.write(`${lines.join("\n")}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

@@ -1,6 +1,7 @@
 // The control surface of docs/emulator-control.md: out-of-band reads and changes for tests,
-// under /_emulator/ (no token; never counted, logged, delayed or faulted). `Control` is also
-// what startEmulator() hands to in-process tests.
+// tools and the console, under /_emulator/ (same origin only, a token when bound beyond
+// loopback: emulator/guard.ts; never counted, logged, delayed or faulted). Credentials are
+// masked (emulator/secrets.ts). `Control` is also what startEmulator() hands to in-process tests.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AliasEntry, Credentials, Fetching } from "./accounts";
@@ -8,6 +9,7 @@ import type { Behaviour, Context } from "./context";
 import { conflict, notFound } from "./errors";
 import type { CounterState } from "./limits";
 import type { LogEntry } from "./requestlog";
+import { maskAccount } from "./secrets";
 import type { FolderOptions, Meta } from "./tree";
 import { validate } from "./validation";
 
@@ -42,10 +44,35 @@ const Since = z.strictObject({
   since: z.string().regex(/^\d+$/, { message: "must be a whole number" }).optional(),
 });
 const AccountQuery = z.strictObject({ account: z.string().optional() });
+const StateQuery = z.strictObject({
+  account: z.string().optional(),
+  mtimes: z.enum(["true", "false"]).optional(),
+});
+
+/** Entries a new stream of the request log starts with, and the most one batch holds. */
+const STREAM_BACKLOG = 1000;
+const STREAM_BATCH_MS = 100;
 
 export type FaultsChange = z.infer<typeof FaultsBody>;
 
-/** `GET /_emulator/state`: one account as stored, write-only secrets included. */
+/** One entry of the state's tree: a folder or a file, with its type and last change. */
+export interface StateEntry {
+  path: string;
+  isDirectory: boolean;
+  size: number;
+  /** Files only. */
+  contentType?: string;
+  /**
+   * ISO date-time of the last change, when asked for (`?mtimes=true`): a file written again with
+   * the same content changes it, so states compared for equality leave it out.
+   */
+  mtime?: string;
+}
+
+/**
+ * `GET /_emulator/state`: one account as stored, its credentials masked (emulator/secrets.ts);
+ * in-process, `control.state(alias, { secrets: true })` shows them, for tests.
+ */
 export interface EmulatorState {
   account: {
     alias: string;
@@ -56,7 +83,7 @@ export interface EmulatorState {
     [key: string]: unknown;
   };
   subAccounts: string[];
-  tree: { path: string; isDirectory: boolean; size: number }[];
+  tree: StateEntry[];
   /** Meta by path, for paths that have any. */
   meta: Record<string, Meta>;
   /** Folder options by path, for folders that have any set. */
@@ -72,6 +99,11 @@ export class Control {
 
   requests(since = 0): { requests: LogEntry[]; next: number } {
     return this.ctx.log.since(since);
+  }
+
+  /** Calls `listener` with every request logged from now on; returns the unsubscribe function. */
+  watchRequests(listener: (entry: LogEntry) => void): () => void {
+    return this.ctx.log.subscribe(listener);
   }
 
   clearRequests(): void {
@@ -115,25 +147,47 @@ export class Control {
     return account;
   }
 
-  /** One account's whole state, secrets included. */
-  state(alias?: string): EmulatorState {
+  /** One account's whole state; credentials masked unless `secrets` (in-process tests only). */
+  state(alias?: string, how: { secrets?: boolean; mtimes?: boolean } = {}): EmulatorState {
     const account = this.account(alias);
-    const tree: { path: string; isDirectory: boolean; size: number }[] = [];
+    const tree: StateEntry[] = [];
     const meta: Record<string, Meta> = {};
     const options: Record<string, FolderOptions> = {};
     for (const [path, node] of account.tree.walk()) {
-      if (path !== "/")
-        tree.push({ path, isDirectory: node.kind === "dir", size: node.kind === "file" ? node.size : 0 });
+      if (path !== "/") {
+        const entry: StateEntry =
+          node.kind === "file"
+            ? { path, isDirectory: false, size: node.size, contentType: node.contentType }
+            : { path, isDirectory: true, size: 0 };
+        if (how.mtimes) entry.mtime = new Date(node.mtime).toISOString();
+        tree.push(entry);
+      }
       if (Object.keys(node.meta).length > 0) meta[path] = structuredClone(node.meta);
       if (node.kind === "dir" && Object.keys(node.options).length > 0) options[path] = { ...node.options };
     }
+    const stored = account.secretView() as EmulatorState["account"];
     return {
-      account: account.secretView() as EmulatorState["account"],
+      account: how.secrets ? stored : maskAccount(stored),
       subAccounts: [...account.subAccounts.keys()],
       tree,
       meta,
       options,
     };
+  }
+
+  /** Every counter of one account, as `GET /v2/account/limits` answers (not counted). */
+  limits(alias?: string): Record<string, CounterState> {
+    return this.account(alias).limiter.all(Math.floor(Date.now() / 1000));
+  }
+
+  /** The fault settings in force. */
+  faults(): Record<string, unknown> {
+    return this.ctx.faults.view();
+  }
+
+  /** The behaviour settings in force. */
+  behaviour(): Behaviour {
+    return { ...this.ctx.behaviour };
   }
 
   setLimit(change: { account?: string; counter: string; limit?: number; used?: number }): CounterState {
@@ -171,6 +225,47 @@ export function registerControl(app: FastifyInstance, control: Control): void {
     const { since } = validate(Since, request.query, "query");
     return control.requests(since === undefined ? 0 : Number(since));
   });
+  app.get("/_emulator/requests/stream", (request, reply) => {
+    const { since } = validate(Since, request.query, "query");
+    const lastEventId = request.headers["last-event-id"];
+    // a reconnecting EventSource says where it was; a new one gets at most STREAM_BACKLOG entries
+    let cursor =
+      typeof lastEventId === "string" && /^\d+$/.test(lastEventId) ? Number(lastEventId) : Number(since ?? 0);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    });
+    const send = (entries: LogEntry[]) => {
+      if (entries.length === 0 || res.destroyed) return;
+      cursor = (entries[entries.length - 1] as LogEntry).seq;
+      res.write(`id: ${cursor}\ndata: ${JSON.stringify(entries)}\n\n`);
+    };
+    send(control.requests(cursor).requests.slice(-STREAM_BACKLOG));
+    res.write(": ready\n\n");
+    // entries go out in batches, at most every STREAM_BATCH_MS: one write per burst under load
+    let pending: LogEntry[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      timer = undefined;
+      const batch = pending;
+      pending = [];
+      send(batch);
+    };
+    const unsubscribe = control.watchRequests((entry) => {
+      pending.push(entry);
+      if (pending.length > STREAM_BACKLOG) pending = pending.slice(-STREAM_BACKLOG);
+      timer ??= setTimeout(flush, STREAM_BATCH_MS);
+    });
+    const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
+    res.on("close", () => {
+      unsubscribe();
+      clearInterval(heartbeat);
+      clearTimeout(timer);
+    });
+  });
   app.delete("/_emulator/requests", async () => {
     control.clearRequests();
     return {};
@@ -189,9 +284,15 @@ export function registerControl(app: FastifyInstance, control: Control): void {
     await control.rotateClient(clientId, clientSecret);
     return control.accounts();
   });
-  app.get("/_emulator/state", async (request) =>
-    control.state(validate(AccountQuery, request.query, "query").account),
+  app.get("/_emulator/state", async (request) => {
+    const { account, mtimes } = validate(StateQuery, request.query, "query");
+    return control.state(account, { mtimes: mtimes === "true" });
+  });
+  app.get("/_emulator/limits", async (request) =>
+    control.limits(validate(AccountQuery, request.query, "query").account),
   );
+  app.get("/_emulator/faults", async () => control.faults());
+  app.get("/_emulator/behaviour", async () => control.behaviour());
   app.post("/_emulator/limits", async (request) =>
     control.setLimit(validate(LimitsBody, request.body ?? {}, "body")),
   );

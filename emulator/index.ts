@@ -5,9 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AliasesUpdate, Credentials } from "./accounts";
 import { type BlobStore, DiskBlobStore, MemoryBlobStore } from "./blobs";
+import { consoleNonce } from "./console";
 import { Context, type MkdirExists } from "./context";
 import { Control } from "./control";
 import { Faults } from "./faults";
+import { CONSOLE_PATH, ControlGuard, isWildcard, urlHost } from "./guard";
 import { signingKey, WriteAheadLog } from "./persistence";
 import { buildServer } from "./server";
 import { World } from "./state";
@@ -40,6 +42,13 @@ export interface EmulatorOptions {
   mkdirExists?: MkdirExists;
   /** Lifetime of every token, overriding what token requests ask for. */
   tokenTtlSeconds?: number;
+  /** Further host names the control surface and the console answer to (behind a proxy, in a container network). */
+  allowHosts?: string[];
+  /**
+   * The token the control surface requires. Without it, one is made up at start when the
+   * emulator listens beyond loopback, and none is required on loopback.
+   */
+  controlToken?: string;
   /** Where diagnostics go (default stderr). */
   log?: (message: string) => void;
 }
@@ -47,6 +56,10 @@ export interface EmulatorOptions {
 export interface RunningEmulator {
   url: string;
   port: number;
+  /** The web console; with `?token=` when the control surface requires one (open it as it is). */
+  consoleUrl: string;
+  /** The token the control surface requires, when it requires one. */
+  controlToken?: string;
   stop(): Promise<void>;
   control: Control;
 }
@@ -107,11 +120,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const uploads = dataDir ? join(dataDir, "uploads") : await fsp.mkdtemp(join(tmpdir(), "mediahost-tus-"));
   await fsp.mkdir(uploads, { recursive: true });
   const control = new Control(ctx);
-  const app = buildServer(ctx, control, createTusServer(ctx, uploads));
   const host = options.host ?? "127.0.0.1";
+  const guard = new ControlGuard(host, options.allowHosts, options.controlToken);
+  // on every interface, the emulator calls itself (console hand changes) over loopback
+  const selfHost = isWildcard(host) ? (host.includes(":") ? "[::1]" : "127.0.0.1") : urlHost(host);
+  let internalUrl = "";
+  const app = buildServer(ctx, {
+    control,
+    tus: createTusServer(ctx, uploads),
+    guard,
+    internalUrl: () => internalUrl,
+    consoleNonce: consoleNonce(),
+  });
   await app.listen({ host, port: options.port ?? 0 });
   const port = (app.server.address() as AddressInfo).port;
-  ctx.baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  ctx.baseUrl = `http://${urlHost(host)}:${port}`;
+  internalUrl = `http://${selfHost}:${port}`;
+  guard.listening(port);
+  // a browser cannot open 0.0.0.0 everywhere: the link names loopback then
+  const consoleUrl = `http://${isWildcard(host) ? selfHost : urlHost(host)}:${port}${CONSOLE_PATH}${
+    guard.token === undefined ? "" : `?token=${guard.token}`
+  }`;
 
   let stopped: Promise<void> | undefined;
   const stop = () => {
@@ -122,5 +151,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     })();
     return stopped;
   };
-  return { url: ctx.baseUrl, port, stop, control };
+  return {
+    url: ctx.baseUrl,
+    port,
+    consoleUrl,
+    ...(guard.token === undefined ? {} : { controlToken: guard.token }),
+    stop,
+    control,
+  };
 }

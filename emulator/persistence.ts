@@ -72,6 +72,11 @@ function loadAccount(s: SavedAccount, refs: BlobRefs): Account {
   for (const [alias, date] of s.subAccounts) a.subAccounts.set(alias, date);
   for (const [id, secret] of s.clients ?? []) a.clients.set(id, secret);
   a.events = s.events;
+  // data of an earlier version kept `fetching.contentLength` as a number or null
+  for (const e of a.events) {
+    const f = e.fetching as { contentLength: unknown } | undefined;
+    if (f && typeof f.contentLength !== "string") f.contentLength = String(f.contentLength ?? 0);
+  }
   return a;
 }
 

@@ -1,17 +1,21 @@
 // The HTTP server: one route per entry of the operation table, each going through the same
 // steps (authenticate, validate query and body with the table's schemas, count and enforce
-// rate limits, handle), plus CORS, fault injection, the request log and error mapping.
+// rate limits, handle), plus CORS, fault injection, the request log and error mapping; and,
+// behind emulator/guard.ts, the control surface and the console.
 
 import type { Server as TusServer } from "@tus/server";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { GLOBAL_COUNTER, type OperationName, type OperationSpec, operations } from "mediahost-contract";
 import type { Account } from "./accounts";
 import { registerCdn } from "./cdn";
+import { CONSOLE_HEADER, registerConsole } from "./console";
 import type { Context } from "./context";
 import { type Control, registerControl } from "./control";
 import { ApiError, httpError } from "./errors";
+import { type ControlGuard, isControlRequest } from "./guard";
 import { handlers } from "./handlers";
 import { type Call, type Handler, Raw, type RequestContext, seconds } from "./handlers/types";
+import { maskQuery } from "./secrets";
 import { registerTus } from "./tus";
 import { validate } from "./validation";
 
@@ -76,22 +80,40 @@ function drop(ctx: Context, request: FastifyRequest, reply: FastifyReply, status
   const emu = request.emu;
   if (emu) {
     emu.logged = true;
-    ctx.log.push({ ...logFields(request, emu), status, dropped: true });
+    ctx.log.push({ ...logFields(request, reply, emu), status, dropped: true });
   }
   reply.hijack();
   request.raw.socket.destroy();
   return reply;
 }
 
-function logFields(request: FastifyRequest, emu: RequestContext) {
-  const q = request.url.indexOf("?");
-  return {
+function logFields(request: FastifyRequest, reply: FastifyReply, emu: RequestContext) {
+  const url = request.url;
+  const q = url.indexOf("?");
+  const counter = reply.getHeader("x-ratelimit-type");
+  const entry: {
+    time: string;
+    method: string;
+    path: string;
+    query?: string;
+    operation: string | null;
+    account: string | null;
+    counter: string | null;
+    latencyMs: number;
+    via?: "console";
+  } = {
     time: new Date().toISOString(),
     method: request.method,
-    path: q < 0 ? request.url : request.url.slice(0, q),
+    path: q < 0 ? url : url.slice(0, q),
     operation: emu.operation,
     account: emu.account,
+    counter: typeof counter === "string" ? counter : null,
+    latencyMs: Math.round(reply.elapsedTime * 10) / 10,
   };
+  // credentials the table marks in a query, and any secret-looking parameter, never logged
+  if (q >= 0 && q < url.length - 1) entry.query = maskQuery(url.slice(q + 1));
+  if (emu.via) entry.via = emu.via;
+  return entry;
 }
 
 async function serve(
@@ -127,7 +149,18 @@ async function serve(
   return reply.send(result);
 }
 
-export function buildServer(ctx: Context, control: Control, tus: TusServer): FastifyInstance {
+export interface ServerParts {
+  control: Control;
+  tus: TusServer;
+  guard: ControlGuard;
+  /** Where the emulator reaches its own /v2 API (known once listening). */
+  internalUrl: () => string;
+  /** The value of the console's marker header on its own API calls. */
+  consoleNonce: string;
+}
+
+export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
+  const { control, tus, guard } = parts;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
@@ -148,11 +181,20 @@ export function buildServer(ctx: Context, control: Control, tus: TusServer): Fas
   app.addHook("onRequest", async (request, reply) => {
     const url = request.url;
     if (url.startsWith("/tus")) return;
+    // the control surface and the console: same origin, this host, the token if one is needed;
+    // no CORS headers
+    if (isControlRequest(request)) {
+      const refusal = guard.check(request);
+      if (refusal) return reply.code(refusal.status).send(httpError(refusal.status, refusal.message).body);
+      return;
+    }
     reply.header("access-control-allow-origin", "*");
     reply.header("access-control-expose-headers", "*");
-    if (!isApi(url)) return;
     const operation = (request.routeOptions.config as { operation?: string }).operation ?? null;
+    // an operation's route however its path was spelled (`/%762/account`), or any other /v2 path
+    if (operation === null && !isApi(url)) return;
     request.emu = { operation, account: null, logged: false };
+    if (request.headers[CONSOLE_HEADER] === parts.consoleNonce) request.emu.via = "console";
     if (request.method === "OPTIONS") return;
     const delay = ctx.faults.delay();
     if (delay > 0) await sleep(delay);
@@ -163,7 +205,7 @@ export function buildServer(ctx: Context, control: Control, tus: TusServer): Fas
 
   app.addHook("onResponse", (request, reply, done) => {
     const emu = request.emu;
-    if (emu && !emu.logged) ctx.log.push({ ...logFields(request, emu), status: reply.statusCode });
+    if (emu && !emu.logged) ctx.log.push({ ...logFields(request, reply, emu), status: reply.statusCode });
     done();
   });
 
@@ -190,8 +232,10 @@ export function buildServer(ctx: Context, control: Control, tus: TusServer): Fas
     reply.code(404).send(httpError(404, `Not Found: ${request.method} ${request.url.split("?")[0]}`).body);
   });
 
-  app.options("/*", (_request, reply) => {
-    reply.code(204).headers(CORS_PREFLIGHT).send();
+  app.options("/*", (request, reply) => {
+    // a preflight to the control surface gets no CORS grant (a cross-origin one never gets here)
+    if (isControlRequest(request)) reply.code(204).send();
+    else reply.code(204).headers(CORS_PREFLIGHT).send();
   });
 
   const routes = Object.entries(operations) as [OperationName, OperationSpec][];
@@ -221,6 +265,7 @@ export function buildServer(ctx: Context, control: Control, tus: TusServer): Fas
 
   registerCdn(app, ctx);
   registerControl(app, control);
+  registerConsole(app, { ctx, guard, internalUrl: parts.internalUrl, nonce: parts.consoleNonce });
   registerTus(app, tus);
   return app;
 }

@@ -21,6 +21,15 @@ export interface Viewer {
   userAgent?: string;
   /** The query of the request, kept in the event's origin. */
   query?: string;
+  /** What the viewer reports once ready: the spin's frames and its size (emulator/cdn.ts). */
+  spin?: SpinData;
+}
+
+/** `event.data` of a view: rows and columns of frames, and the viewer's size in pixels. */
+export interface SpinData {
+  rows: number;
+  columns: number;
+  viewerSize: { width: number; height: number };
 }
 
 interface SpinView {
@@ -172,9 +181,71 @@ export class TrafficStats {
   }
 }
 
+/** `user_agent_parsed` as documented: every field a string; "Other" or "" where not known. */
+export interface ParsedUserAgent {
+  name: string;
+  os: string;
+  os_name: string;
+  os_major: string;
+  device: string;
+  major: string;
+  minor: string;
+  patch: string;
+  build: string;
+}
+
+/** The common browsers and systems, read from a User-Agent header (the emulator's small parser). */
+export function parseUserAgent(ua: string): ParsedUserAgent {
+  const version = (re: RegExp) => re.exec(ua)?.slice(1) ?? undefined;
+  const safari = /\bSafari\//.test(ua) && !/\b(Chrome|Chromium|Edg)\//.test(ua);
+  const found: [string, (string | undefined)[] | undefined][] = [
+    ["Edge", version(/\bEdg\/(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.(\d+))?/)],
+    ["Firefox", version(/\bFirefox\/(\d+)(?:\.(\d+))?(?:\.(\d+))?/)],
+    ["Chrome", version(/\bChrome\/(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.(\d+))?/)],
+    ["Safari", safari ? version(/\bVersion\/(\d+)(?:\.(\d+))?(?:\.(\d+))?/) : undefined],
+  ];
+  const [name, numbers] = found.find(([, v]) => v !== undefined) ?? ["Other", []];
+  const parts = numbers ?? [];
+  let osName = "Other";
+  let osVersion = "";
+  const windows = /Windows NT (\d+\.\d+)/.exec(ua);
+  const ios = /(?:iPhone|CPU) OS (\d+(?:_\d+)*)/.exec(ua);
+  const mac = /Mac OS X (\d+(?:[_.]\d+)*)/.exec(ua);
+  const android = /Android (\d+(?:\.\d+)*)/.exec(ua);
+  if (windows) {
+    osName = "Windows";
+    osVersion =
+      ({ "10.0": "10", "6.3": "8.1", "6.2": "8", "6.1": "7" } as Record<string, string>)[
+        windows[1] as string
+      ] ?? "";
+  } else if (ios) {
+    osName = "iOS";
+    osVersion = (ios[1] as string).replace(/_/g, ".");
+  } else if (mac) {
+    osName = "Mac OS X";
+    osVersion = (mac[1] as string).replace(/_/g, ".");
+  } else if (android) {
+    osName = "Android";
+    osVersion = android[1] as string;
+  } else if (/Linux/.test(ua)) osName = "Linux";
+  const device = /iPhone/.test(ua) ? "iPhone" : /iPad/.test(ua) ? "iPad" : "Other";
+  return {
+    name,
+    os: osVersion ? `${osName} ${osVersion}` : osName,
+    os_name: osName,
+    os_major: osVersion.split(".")[0] ?? "",
+    device,
+    major: parts[0] ?? "",
+    minor: parts[1] ?? "",
+    patch: parts[2] ?? "",
+    build: parts[3] ?? "",
+  };
+}
+
 /**
- * A view in the documented shape. The emulator knows the time, the spin, the referer and the
- * user agent; the parsed user agent and the location are its own fixed values.
+ * A view in the documented shape. The emulator knows the time, the spin, the referer, the user
+ * agent (parsed by parseUserAgent) and the spin's frames; the viewer's size is that of the first
+ * frame, and the location is its own fixed value.
  */
 function viewEvent(view: SpinView): Record<string, unknown> {
   const referer = view.viewer.referer ?? "";
@@ -188,21 +259,16 @@ function viewEvent(view: SpinView): Record<string, unknown> {
     "@timestamp": new Date(view.time).toISOString(),
     referer,
     user_agent: view.viewer.userAgent ?? "",
-    user_agent_parsed: {
-      name: "Other",
-      os: "Other",
-      os_name: "Other",
-      os_major: null,
-      device: "Other",
-      major: null,
-      minor: null,
-      patch: null,
-      build: null,
-    },
+    user_agent_parsed: parseUserAgent(view.viewer.userAgent ?? ""),
     referer_proto: refererUrl?.protocol.replace(/:$/, "") ?? "",
     referer_host: refererUrl?.host ?? "",
     referer_uripath: refererUrl?.pathname ?? "",
-    event: { origin: `${view.path}${view.viewer.query ?? ""}`, type: "spin", name: "viewerReady", data: {} },
+    event: {
+      origin: `${view.path}${view.viewer.query ?? ""}`,
+      type: "spin",
+      name: "viewerReady",
+      data: view.viewer.spin ?? { rows: 1, columns: 0, viewerSize: { width: 0, height: 0 } },
+    },
     geoip: {
       country_code2: "ZZ",
       country_name: "Unknown",

@@ -160,6 +160,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoSummary> {
     delete env.PULUMI_ACCESS_TOKEN;
 
     step(2, `emulator listening on ${emulator.url}; stack ${stackName} on a temporary file backend`);
+    log(`  console: ${emulator.consoleUrl} (open it to watch the account and the calls while the demo runs)`);
     stack = await LocalWorkspace.createOrSelectStack(
       { stackName, workDir: programDir },
       { pulumiCommand: await PulumiCommand.get({ root }), envVars: env },

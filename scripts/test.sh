@@ -2,8 +2,9 @@
 # `npm test`: lint, build, type-check the tests, unit-test the language host, then run every vitest
 # project (unit, integration, contract, e2e). Every step runs even if an earlier one failed, so one
 # run shows all problems; the exit code is non-zero if any step failed.
-# e2e tests provision the real Pulumi CLI (scripts/toolchain/provision.sh); locally they skip with a
-# message if that is impossible, under CI=true they fail instead.
+# e2e tests provision the real Pulumi CLI (scripts/toolchain/provision.sh), and the console's browser
+# test Debian's Chromium (scripts/toolchain/chromium.sh, run below before the tests); locally they
+# skip with a message if that is impossible, under CI=true they fail instead.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,6 +39,15 @@ elif [ "${CI:-}" = "true" ]; then
   failed+=(language-host)
 else
   echo "=== language-host: skipped: Go not found"
+fi
+
+# before the e2e tier, as the Pulumi toolchain is: the browser test needs Chromium
+if [ "${CI:-}" = "true" ]; then
+  step chromium bash scripts/toolchain/chromium.sh
+elif bash scripts/toolchain/chromium.sh >/dev/null; then
+  echo "=== chromium: ok"
+else
+  echo "=== chromium: unavailable (see above): test/e2e/console.test.ts will say so and skip"
 fi
 
 step vitest vitest run

@@ -1,6 +1,7 @@
 // Files and folders: tree operations, listing, stat, download, remote fetch, signed URLs,
 // search, jobs and tus upload links.
 import { randomBytes } from "node:crypto";
+import { STATUS_CODES } from "node:http";
 import { type Account, FETCH_MAX_FILESIZE, type Initiator } from "../accounts";
 import { signJwt } from "../auth";
 import type { Context } from "../context";
@@ -65,14 +66,24 @@ function entryView(name: string, node: TreeNode): Record<string, unknown> {
   };
 }
 
+/** The status line of a remote's answer, as a fetch attempt's `headers.result` shows it. */
+interface StatusLine {
+  version: string;
+  code: number;
+  reason: string;
+}
+
 /** One try of a fetch in the documented shape (docs/api.md#uploads-and-fetches). */
 interface Attempt {
   url: string;
   initiator: Initiator;
   statusCode: number | null;
-  headers: Record<string, string>;
+  /** The remote's answer headers, and `result`, its status line; `{}` when nothing answered. */
+  headers: { result?: StatusLine; [name: string]: string | StatusLine | undefined };
   timing: { ns: number; connect: number; start: number; total: number };
   error?: { name: string; message: string };
+  /** When the attempt ended. */
+  date: string;
 }
 
 class FetchFailure extends Error {
@@ -123,7 +134,15 @@ async function download(
   const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
   const res = await fetch(url, { headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
   attempt.statusCode = res.status;
-  attempt.headers = Object.fromEntries(res.headers);
+  // fetch() does not say which HTTP version answered: undici speaks HTTP/1.1 here
+  attempt.headers = {
+    result: {
+      version: "HTTP/1.1",
+      code: res.status,
+      reason: res.statusText || (STATUS_CODES[res.status] ?? ""),
+    },
+    ...Object.fromEntries(res.headers),
+  };
   attempt.timing.start = ms();
   if (!res.ok || !res.body) {
     await res.body?.cancel();
@@ -177,12 +196,15 @@ async function fetchOne(
     statusCode: null,
     headers: {},
     timing: { ns: 0, connect: 0, start: 0, total: 0 },
+    date: initiator.date,
   };
   try {
     const { data, contentType } = await download(item.url, item.auth, attempt);
+    attempt.date = new Date().toISOString();
     await storeFile(ctx, account, filename, data, contentType);
     return { filename, success: true, attempted: true, attempts: [attempt], retryAfter: initiator.date };
   } catch (e) {
+    attempt.date = new Date().toISOString();
     const cause =
       e instanceof ApiError || e instanceof FetchFailure
         ? (e as Error)
@@ -208,7 +230,9 @@ async function fetchOne(
           url,
           statusCode: attempt.statusCode,
           maxFilesize: FETCH_MAX_FILESIZE,
-          contentLength: Number(attempt.headers["content-length"] ?? Number.NaN) || null,
+          // a string, as documented: the length the remote announced, "0" when it announced none
+          contentLength:
+            typeof attempt.headers["content-length"] === "string" ? attempt.headers["content-length"] : "0",
           error: message,
         },
       },

@@ -14,6 +14,8 @@ export interface RequestContext {
   account: string | null;
   /** Set once the request is in the log (a dropped connection is logged where it is dropped). */
   logged: boolean;
+  /** A hand change of the console (emulator/console.ts). */
+  via?: "console";
 }
 
 declare module "fastify" {

@@ -28,6 +28,10 @@ describe("npm run demo", async () => {
     console.log(`demo: exit ${run.code} after ${((Date.now() - started) / 1000).toFixed(1)}s`);
     expect(run.code, run.out).toBe(0);
     for (const n of [1, 2, 3, 4, 5, 6, 7, 8]) expect(run.out).toContain(`[${n}/8]`);
+    // the emulator's web console, beside its address
+    expect(run.out).toMatch(
+      /emulator listening on (http:\/\/127\.0\.0\.1:\d+);.*\n {2}console: \1\/_emulator\/console /,
+    );
     // the outputs of the quickstart
     expect(run.out).toMatch(/customDomain\s+"img\.example\.com"/);
     // the drift table: resource, property, state value, account value

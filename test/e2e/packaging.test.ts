@@ -196,6 +196,9 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
       toolchain.env,
     );
     expect(emulatorFiles.map((f) => f.path)).toContain("bin/mediahost-emulator.js");
+    // the web console's assets ship inside the package
+    for (const asset of ["console/index.html", "console/console.js", "console/console.css"])
+      expect(emulatorFiles.map((f) => f.path)).toContain(asset);
     const alone = await mkdtemp(join(tmpdir(), "mediahost-emulator-alone-"));
     try {
       await npmInstall(alone, [emulatorTarball, contract], toolchain.env);
@@ -224,6 +227,11 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
         body: JSON.stringify({ clientId: "demo-client", clientSecret: "demo-secret" }),
       });
       expect(token.status).toBe(200);
+      // the console is served from the installed package
+      const page = await fetch(`${url}/_emulator/console`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script src="/_emulator/console/console.js" defer></script>');
+      expect((await fetch(`${url}/_emulator/console/console.js`)).status).toBe(200);
       const exited = new Promise<unknown>((resolve) =>
         child.once("exit", (code, signal) => resolve(code ?? signal)),
       );

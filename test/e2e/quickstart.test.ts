@@ -79,7 +79,9 @@ describe("examples/quickstart with the real CLI", async () => {
       expect(p.output.join(""), secret).not.toContain(secret);
     }
     // the emulator did receive the password
-    expect(p.emulator.control.state().account.fetching.http?.auth?.password).toBe(ORIGIN_PASSWORD);
+    expect(p.emulator.control.state(undefined, { secrets: true }).account.fetching.http?.auth?.password).toBe(
+      ORIGIN_PASSWORD,
+    );
   });
 
   it("changes credentials of the same account without replacing anything", async () => {

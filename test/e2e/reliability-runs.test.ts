@@ -343,7 +343,7 @@ describe("runs that go wrong", async () => {
     expect(outputs.userS3Secret?.value).toBe(userS3Secret);
     expect(outputs.userEmail?.value).toMatch(/@/);
     // the service did receive the secrets
-    const { fetching } = state().account;
+    const { fetching } = p.emulator.control.state(undefined, { secrets: true }).account;
     expect(fetching.http?.auth?.password).toBe(PASSWORD);
     expect(fetching.s3?.secretAccessKey).toBe(S3_SECRET);
 

@@ -59,7 +59,7 @@ describe("secrets a program marks, at any depth", async () => {
       Buffer.from(await p.api.ops.download({ query: { filename: "/fetched/logo.txt" } })).toString(),
     ).toBe("logo");
     // the service got them
-    const fetching = p.emulator.control.state().account.fetching;
+    const fetching = p.emulator.control.state(undefined, { secrets: true }).account.fetching;
     expect(fetching.http?.url).toBe(URL_WITH_CREDENTIALS);
     expect(fetching.s3?.accessKeyId).toBe(ACCESS_KEY_ID);
   });

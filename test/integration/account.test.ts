@@ -217,7 +217,9 @@ describe("AccountSettings", () => {
     h.configure();
     const clean = await h.refresh("AccountSettings", id, outs, program);
     expect(clean.changes).toEqual([]);
-    expect((clean.outs.fetching as typeof program.fetching).http.auth.password).toBe(password);
+    // a password given inside `fetching` travels in `fetchingSecrets` (a secret of its own)
+    expect((clean.outs.fetchingSecrets as { httpPassword: string }).httpPassword).toBe(password);
+    expect(JSON.stringify(clean.outs.fetching)).not.toContain(password);
 
     await h.api().ops.updateAccount({ body: { minify: { enabled: false } } });
     h.configure();

@@ -96,8 +96,11 @@ describe("POST /v2/account (updateAccount)", () => {
     expect(a.fetching.http.auth.username).toBe("u1");
     expect(a.fetching.http.auth.password).toBe("");
     expect(res.text).not.toContain("s3cr3t-pw");
-    // the secret was stored nonetheless (the control surface shows secrets)
-    expect(JSON.stringify(await api.state(alias))).toContain("s3cr3t-pw");
+    // the secret was stored nonetheless: the control surface says it is set, masked
+    // (docs/emulator-control.md; control-safety.test.ts)
+    const stored = await api.state(alias);
+    expect(stored.account.fetching.http.auth.password).toBe("[masked]");
+    expect(JSON.stringify(stored)).not.toContain("s3cr3t-pw");
   });
 
   it("applies fetching over s3, and secretAccessKey is never returned", async () => {
@@ -121,7 +124,9 @@ describe("POST /v2/account (updateAccount)", () => {
     expect(res.body.fetching.enabled).toBe(true);
     expect(res.body.fetching.type).toBe("s3");
     expect(res.text).not.toContain("very-secret-key-123");
-    expect(JSON.stringify(await api.state(alias))).toContain("very-secret-key-123");
+    const stored = await api.state(alias);
+    expect(stored.account.fetching.s3.secretAccessKey).toBe("[masked]");
+    expect(JSON.stringify(stored)).not.toContain("very-secret-key-123");
   });
 
   it("accepts disabling fetching without a type", async () => {

@@ -1,10 +1,12 @@
-// emulator/README.md (the first section): exactly one line `listening on http://HOST:PORT` on stdout
-// once ready; clean stop on SIGTERM; default client demo-client / demo-secret, overridable.
+// emulator/README.md (the first section): once ready, `listening on http://HOST:PORT` on stdout,
+// first and on a line of its own, then `console: <URL>` (and `control token: <token>` beyond
+// loopback: control-safety.test.ts); clean stop on SIGTERM; default client demo-client /
+// demo-secret, overridable.
 import { describe, expect, it } from "vitest";
 import { Client, startEmulator } from "./helpers/emulator";
 
 describe("emulator command line", () => {
-  it("prints exactly one listening line, serves /v2, and exits 0 on SIGTERM", async () => {
+  it("prints the listening line first, then the console's URL; serves /v2, and exits 0 on SIGTERM", async () => {
     const emu = await startEmulator();
     try {
       expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -14,7 +16,10 @@ describe("emulator command line", () => {
       const code = await emu.stop();
       expect(code).toBe(0);
     }
-    expect(emu.stdout().trimEnd().split("\n")).toEqual([`listening on ${emu.url}`]);
+    expect(emu.stdout().trimEnd().split("\n")).toEqual([
+      `listening on ${emu.url}`,
+      `console: ${emu.url}/_emulator/console`,
+    ]);
   });
 
   it("--client-id / --client-secret replace the default client", async () => {

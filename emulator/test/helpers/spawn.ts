@@ -12,8 +12,12 @@ export interface SpawnedEmulator {
   stop(): Promise<void>;
 }
 
-/** The package's built CLI, seen from this file's source or from a compiled copy of it. */
+/**
+ * The package's built CLI, seen from this file's source or from a compiled copy of it;
+ * MEDIAHOST_EMULATOR_CLI names another build (e.g. an earlier one, to compare).
+ */
 function cliPath(): string {
+  if (process.env.MEDIAHOST_EMULATOR_CLI) return process.env.MEDIAHOST_EMULATOR_CLI;
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
     const built = join(dir, "emulator", "dist", "cli.js");
     if (existsSync(built)) return built;

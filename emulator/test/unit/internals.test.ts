@@ -95,6 +95,8 @@ describe("request log", () => {
       operation: "getAccount",
       status: 200,
       account: "demo",
+      counter: null,
+      latencyMs: 1,
     };
     for (let i = 0; i < 5; i++) log.push(entry);
     expect(log.since(0).requests.map((e) => e.seq)).toEqual([3, 4, 5]);

@@ -83,7 +83,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     mark() {
       since = emulator.control.requests(since).next;
     },
-    state: async (account) => emulator.control.state(account),
+    state: async (account) => emulator.control.state(account, { secrets: true }),
     api: (account) =>
       account ? clientFor(emulator.url, `${account}-client`, `${account}-secret`) : clientFor(emulator.url),
     stop: () => emulator.stop(),
