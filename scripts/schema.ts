@@ -286,8 +286,10 @@ export function packageSchema(): Spec {
     functions,
     types: types.types,
     language: {
+      // programs import the native face's classes from the package itself: what `pulumi import`
+      // writes runs as it is
       nodejs: {
-        packageName: "@pulumi-mediahost/sdk",
+        packageName: "pulumi-mediahost/native",
         packageDescription: "A Pulumi package for a media hosting and CDN account",
       },
       python: { packageName: "pulumi_mediahost" },

@@ -38,39 +38,72 @@ export type OutputsOf<K extends Kind> = {
   readonly accountAlias: pulumi.Output<string>;
 };
 
-export type ResourceClass<A, O> = new (
+export type ResourceClass<A, O, R = pulumi.dynamic.Resource> = new (
   name: string,
   args: A,
   opts?: pulumi.CustomResourceOptions,
-) => pulumi.dynamic.Resource & O;
+) => R & O;
+
+/** A kind's class in both faces. */
+export interface KindClasses<A, O> {
+  /** A `pulumi.dynamic.Resource` whose provider is the shim every kind shares (type `pulumi-nodejs:dynamic/mediahost:<Kind>`). */
+  dynamic: ResourceClass<A, O>;
+  /** A resource of the native provider plugin (type `mediahost:index:<Kind>`). */
+  native: ResourceClass<A, O, pulumi.CustomResource>;
+}
 
 /**
- * The class of the kind `name`. `outputs` lists the kind's own output properties (checked against
- * its schema by the compiler: every one, and no other); `prepare` turns the arguments into the
- * inputs the provider takes, where they differ; `secretOutputs` names outputs that are secrets
- * for these arguments (the engine keeps an output secret by itself only when an input of the
- * same name is).
+ * The classes of the kind `name`, one per face. `outputs` lists the kind's own output properties
+ * (checked against its schema by the compiler: every one, and no other); `prepare` turns the
+ * arguments into the inputs the provider takes, where they differ; `secretOutputs` names outputs
+ * that are secrets for these arguments (the engine keeps an output secret by itself only when an
+ * input of the same name is). Both faces send the same inputs, so a stack moves from one to the
+ * other without a change: the native class carries an alias to the dynamic type.
  */
-export function resourceClass<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
+export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
   name: K["name"],
   outputs: { [P in keyof OwnOutputs<K>]-?: true },
   prepare: (args: A) => object = (args) => args as object,
   secretOutputs: (args: A) => (keyof OwnOutputs<K> & string)[] = () => [],
-): ResourceClass<A, O> {
+): KindClasses<A, O> {
   const outputProps = Object.fromEntries(Object.keys(outputs).map((k) => [k, undefined]));
-  return class extends pulumi.dynamic.Resource {
-    constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
-      const secrets = secretOutputs(args);
-      super(
-        provider,
-        resourceName,
-        { ...prepare(args), [KIND_KEY]: name, ...ownerInput(), accountAlias: undefined, ...outputProps },
-        secrets.length > 0
-          ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] }
-          : opts,
-        "mediahost",
-        name,
-      );
-    }
-  } as unknown as ResourceClass<A, O>;
+  const options = (
+    args: A,
+    opts?: pulumi.CustomResourceOptions,
+  ): pulumi.CustomResourceOptions | undefined => {
+    const secrets = secretOutputs(args);
+    return secrets.length > 0
+      ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] }
+      : opts;
+  };
+  const type = `mediahost:index:${name}`;
+  const dynamicType = `pulumi-nodejs:dynamic/mediahost:${name}`;
+  return {
+    dynamic: class extends pulumi.dynamic.Resource {
+      constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
+        super(
+          provider,
+          resourceName,
+          { ...prepare(args), [KIND_KEY]: name, ...ownerInput(), accountAlias: undefined, ...outputProps },
+          options(args, opts),
+          "mediahost",
+          name,
+        );
+      }
+    } as unknown as ResourceClass<A, O>,
+    native: class extends pulumi.CustomResource {
+      /** What `@pulumi/policy`'s `isTypeOf` matches resources with. */
+      static readonly __pulumiType = type;
+      constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
+        const own = options(args, opts) ?? {};
+        super(
+          type,
+          resourceName,
+          { ...prepare(args), accountAlias: undefined, ...outputProps },
+          // a stack of the dynamic face moves to this one without a replace (docs/upgrading.md)
+          { ...own, aliases: [...(own.aliases ?? []), { type: dynamicType }] },
+        );
+      }
+    } as unknown as ResourceClass<A, O, pulumi.CustomResource>,
+  };
 }

@@ -1,5 +1,8 @@
-// The resource classes programs use. Each is made from its kind (provider/resources/*): the
-// arguments and outputs are the kind's zod schema's types, so a property exists in one place only.
+// The resource classes programs use, in both faces. Each is made from its kind
+// (provider/resources/*): the arguments and outputs are the kind's zod schema's types, so a
+// property exists in one place only. Each kind is declared here once (`kindClasses`); its dynamic
+// class is exported at the top level, its native class in the `native` namespace below (what
+// `pulumi-mediahost/native` exports, sdk/native.ts).
 import * as pulumi from "@pulumi/pulumi";
 import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
@@ -11,19 +14,22 @@ import type { folder } from "../provider/resources/folder";
 import type { folderMeta } from "../provider/resources/folder-meta";
 import type { folderOptions } from "../provider/resources/folder-options";
 import type { subAccount } from "../provider/resources/sub-account";
-import { type ArgsOf, type DeepInput, type OutputsOf, resourceClass } from "./resource";
+import { type ArgsOf, type DeepInput, kindClasses, type OutputsOf } from "./resource";
 
 export type FolderArgs = ArgsOf<typeof folder>;
 /** A folder of the account's file tree. Missing parents are created; only this folder is managed. */
-export class Folder extends resourceClass<typeof folder>("Folder", { cdnUrl: true }) {}
+const folderClasses = kindClasses<typeof folder>("Folder", { cdnUrl: true });
+export class Folder extends folderClasses.dynamic {}
 
 export type FolderOptionsArgs = ArgsOf<typeof folderOptions>;
 /** The options of one folder. Only the options given are managed; deleting leaves them (they go with the folder). */
-export class FolderOptions extends resourceClass<typeof folderOptions>("FolderOptions", {}) {}
+const folderOptionsClasses = kindClasses<typeof folderOptions>("FolderOptions", {});
+export class FolderOptions extends folderOptionsClasses.dynamic {}
 
 export type FolderMetaArgs = ArgsOf<typeof folderMeta>;
 /** Title, description and tags of a folder or file. Only the fields given are managed; deleting clears them. */
-export class FolderMeta extends resourceClass<typeof folderMeta>("FolderMeta", {}) {}
+const folderMetaClasses = kindClasses<typeof folderMeta>("FolderMeta", {});
+export class FolderMeta extends folderMetaClasses.dynamic {}
 
 export type AliasArgs = ArgsOf<typeof alias>;
 /**
@@ -31,18 +37,21 @@ export type AliasArgs = ArgsOf<typeof alias>;
  * in one run are gathered into one account update. The API cannot delete an alias: on delete the
  * map is written without it and read back; if the service kept it, a warning says so.
  */
-export class Alias extends resourceClass<typeof alias>("Alias", { customDomain: true }) {}
+const aliasClasses = kindClasses<typeof alias>("Alias", { customDomain: true });
+export class Alias extends aliasClasses.dynamic {}
 
 export type CustomDomainArgs = ArgsOf<typeof customDomain>;
 /** A custom CDN domain of an alias, read back from the alias entry. */
-export class CustomDomain extends resourceClass<typeof customDomain>("CustomDomain", {}) {}
+const customDomainClasses = kindClasses<typeof customDomain>("CustomDomain", {});
+export class CustomDomain extends customDomainClasses.dynamic {}
 
 export type SubAccountArgs = ArgsOf<typeof subAccount>;
 /**
  * A sub-account (shares the parent's plan). The API cannot list or read sub-accounts, so drift is
  * invisible: refresh keeps the state, and one deleted elsewhere is noticed only on delete.
  */
-export class SubAccount extends resourceClass<typeof subAccount>("SubAccount", {}) {}
+const subAccountClasses = kindClasses<typeof subAccount>("SubAccount", {});
+export class SubAccount extends subAccountClasses.dynamic {}
 
 /** Remote fetching as the API takes it, credentials included (they are stored as secrets). */
 export type FetchingArgs = DeepInput<z.input<typeof schemas.FetchingUpdate>>;
@@ -107,11 +116,12 @@ function splitSecrets(args: AccountSettingsArgs): object {
  * The account singleton's minify and remote-fetching options. Only the groups given are managed.
  * Secrets are write-only at the service, so their drift cannot be seen.
  */
-export class AccountSettings extends resourceClass<
+const accountSettingsClasses = kindClasses<
   typeof accountSettings,
   AccountSettingsArgs,
   AccountSettingsOutputs
->("AccountSettings", { cdnUrl: true }, splitSecrets) {}
+>("AccountSettings", { cdnUrl: true }, splitSecrets);
+export class AccountSettings extends accountSettingsClasses.dynamic {}
 
 type FileKindArgs = ArgsOf<typeof file>;
 export type FileArgs = Omit<FileKindArgs, "sourcePath" | "contentSha256"> & {
@@ -197,10 +207,35 @@ type FileOutputs = Omit<OutputsOf<typeof file>, "sourcePath">;
  * a secret); a refresh downloads only when size or mtime
  * changed. Delete removes it only while it holds this stack's content, unless `forceDestroy`.
  */
-export class File extends resourceClass<typeof file, FileArgs, FileOutputs>(
+const fileClasses = kindClasses<typeof file, FileArgs, FileOutputs>(
   "File",
   { sha256: true, size: true, mtime: true },
   prepareFile,
   // the hash and size of inline content would give a short secret away: kept secret always
   (args) => (args.content !== undefined ? ["sha256", "size"] : []),
-) {}
+);
+export class File extends fileClasses.dynamic {}
+
+/**
+ * The native face's classes (type tokens `mediahost:index:<Kind>`), served by the provider plugin
+ * `pulumi-resource-mediahost`: the same arguments and outputs as the classes above, and `provider`
+ * instances reach several accounts (sdk/native.ts).
+ */
+export namespace native {
+  /** A folder of the account's file tree. Missing parents are created; only this folder is managed. */
+  export class Folder extends folderClasses.native {}
+  /** The options of one folder. Only the options given are managed. */
+  export class FolderOptions extends folderOptionsClasses.native {}
+  /** Title, description and tags of a folder or file. Only the fields given are managed. */
+  export class FolderMeta extends folderMetaClasses.native {}
+  /** One address alias of the account. Only the fields given are managed. */
+  export class Alias extends aliasClasses.native {}
+  /** A custom CDN domain of an alias. */
+  export class CustomDomain extends customDomainClasses.native {}
+  /** A sub-account (shares the parent's plan); the API cannot read it, so it cannot be imported. */
+  export class SubAccount extends subAccountClasses.native {}
+  /** The account singleton's minify and remote-fetching options. */
+  export class AccountSettings extends accountSettingsClasses.native {}
+  /** A file of the account: from `content`, a `source` asset, or a `fetchUrl`. */
+  export class File extends fileClasses.native {}
+}

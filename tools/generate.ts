@@ -10,12 +10,13 @@ import { parseArgs } from "node:util";
 import { MediahostClient } from "../provider/client";
 import { credentialsFor, resolveAccounts } from "../provider/config";
 import { VERSION } from "../provider/version";
+import { importDocumentOf } from "./lib/import-file";
 import { slug } from "./lib/names";
 import { generateProgram } from "./lib/program";
 import { readAccount } from "./lib/read-account";
 
-const USAGE = `Usage: mediahost-generate --out DIR [--depth N] [--account NAME] [--base-url URL]
-                          [--client-id ID] [--client-secret SECRET] [--project NAME]
+const USAGE = `Usage: mediahost-generate (--out DIR | --import-file FILE) [--depth N] [--account NAME]
+                          [--base-url URL] [--client-id ID] [--client-secret SECRET] [--project NAME]
                           [--concurrency N] [--files] [--max-file-size BYTES] [--force]
 
 Reads a live account and writes DIR/index.ts, Pulumi.yaml, package.json and tsconfig.json: a
@@ -35,7 +36,9 @@ Credentials, as the provider finds them:
   --concurrency N    API requests in flight at most (default 16)
   --files            also declare the files of the declared folders, each as a File uploaded from
                      a copy written under DIR/files/ (the round trip stays clean)
-  --max-file-size B  with --files, the largest file to include, in bytes (default 1048576)`;
+  --max-file-size B  with --files, the largest file to include, in bytes (default 1048576)
+  --import-file FILE write a \`pulumi import --file\` document for the native face (every object read,
+                     by its import id; text files with --files) instead of, or besides, a program`;
 
 const progress = (line: string) => process.stderr.write(`mediahost-generate: ${line}\n`);
 
@@ -62,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
       files: { type: "boolean" },
       "max-file-size": { type: "string" },
       force: { type: "boolean" },
+      "import-file": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -70,7 +74,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (!values.out) throw new Error("--out DIR is required (see --help)");
+  if (!values.out && !values["import-file"])
+    throw new Error("--out DIR or --import-file FILE is required (see --help)");
   const depth = positiveInt("depth", values.depth, 2, 0);
   const concurrency = positiveInt("concurrency", values.concurrency, 16, 1);
   const maxFileSize = positiveInt("max-file-size", values["max-file-size"], 1024 * 1024, 0);
@@ -86,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
   const accounts = resolveAccounts({ config: (key) => flags[key], env: process.env });
   const credentials = credentialsFor(accounts, values.account);
 
-  const outDir = resolve(values.out);
+  const outDir = resolve(values.out ?? ".");
   const targets = [
     "index.ts",
     "Pulumi.yaml",
@@ -94,7 +99,9 @@ async function main(argv: string[]): Promise<number> {
     "tsconfig.json",
     ...(values.files ? ["files"] : []),
   ];
-  const existing = targets.filter((f) => existsSync(join(outDir, f)));
+  const existing = values.out ? targets.filter((f) => existsSync(join(outDir, f))) : [];
+  if (values["import-file"] && existsSync(values["import-file"]) && !values.force)
+    existing.push(values["import-file"]);
   if (existing.length && !values.force)
     throw new Error(`${outDir} already has ${existing.join(", ")}; pass --force to overwrite`);
 
@@ -124,6 +131,18 @@ async function main(argv: string[]): Promise<number> {
   progress(
     `read account "${snapshot.accountAlias}": ${snapshot.aliases.length} aliases, ${folderCount} folders${values.files ? `, ${snapshot.files.length} files (${snapshot.largeFiles.length} larger left out)` : ""} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
+
+  if (values["import-file"]) {
+    // the native face's way: `pulumi import --file` takes every object in, each read by its id
+    const { document, notes } = importDocumentOf(snapshot);
+    await writeFile(values["import-file"], `${JSON.stringify(document, null, 2)}\n`);
+    for (const note of notes) progress(note);
+    process.stdout.write(
+      `Wrote ${values["import-file"]} (${document.resources.length} resources). Next, in a project of the native face:\n` +
+        `  pulumi import --file ${values["import-file"]} --out index.ts --protect=false\n`,
+    );
+    if (!values.out) return 0;
+  }
 
   const program = generateProgram(snapshot, {
     project: values.project ?? `mediahost-${slug(snapshot.accountAlias)}`,

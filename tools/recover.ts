@@ -6,11 +6,14 @@
 //
 //   1. releases the lock the killed run left (`pulumi cancel`);
 //   2. reads the stack's pending creates (`pulumi stack export`; secrets stay encrypted);
-//   3. for each pending create of this package's resources, notes in this machine's stack
+//   3. for each pending create of the dynamic face's resources, notes in this machine's stack
 //      journal (provider/journal.ts) that the stack was creating that object: the next `up`
 //      takes over what the killed run made, without `adopt`, and creates what it did not;
 //      objects anyone else made still need `adopt`;
-//   4. drops the pending creates from the state (`pulumi stack import` of the same deployment).
+//   4. drops the pending creates from the state (`pulumi stack import` of the same deployment);
+//   5. imports each object of a native resource's pending create that exists (`pulumi import
+//      --file`, under the resource's own URN: the native provider reads it by its id), which is
+//      what `pulumi refresh --import-pending-creates` should do and, in CLI 3.259, does not.
 //
 // With --print it only lists the pending creates and what it would do. Progress goes to stderr.
 import { execFile } from "node:child_process";
@@ -22,7 +25,7 @@ import { readConfiguration } from "../provider/config";
 import { describe } from "../provider/lifecycle";
 import { kindByName } from "../provider/resources";
 import { Session } from "../provider/session";
-import { type Deployment, pendingCreates } from "./lib/pending";
+import { type Deployment, importDocument, isNative, type PendingCreate, pendingCreates } from "./lib/pending";
 import { locatePulumi, pathWith } from "./lib/pulumi-cli";
 
 const USAGE = `Usage: mediahost-recover [--stack NAME] [--cwd DIR] [--pulumi PATH] [--print]
@@ -105,20 +108,34 @@ async function main(argv: string[]): Promise<number> {
     ).map(([k, v]) => [k, v.value]),
   );
   const session = new Session(readConfiguration({ config: (k) => config[k], env: process.env }));
+  const aliasOf = (create: PendingCreate, what: string) =>
+    session.context(create.inputs.account as string | undefined).alias(undefined, what);
+  const imports: { what: string; document: Record<string, unknown> }[] = [];
   for (const create of pending.ours) {
     const kind = kindByName(create.kind);
-    if (!kind || !create.owner) {
+    if (!kind || (!isNative(create) && !create.owner)) {
       progress(`${create.urn}: skipped (${kind ? "no owner recorded" : `unknown kind ${create.kind}`})`);
       continue;
     }
+    const what = describe(kind, create.inputs);
     let id: string;
     try {
-      id = kind.id(create.inputs as never);
+      // the account singleton's id is the account's alias, which only a read tells
+      id = kind.id(
+        create.inputs as never,
+        kind.name === "AccountSettings" ? await aliasOf(create, what) : undefined,
+      );
     } catch {
       progress(`${create.urn}: skipped (its id is not known from its inputs)`);
       continue;
     }
-    const what = describe(kind, create.inputs);
+    if (isNative(create)) {
+      imports.push({ what, document: importDocument(create, id) });
+      progress(
+        `${values.print ? "would import" : "imports"} ${what} if it exists (${create.urn}): pulumi import ${create.type} ${create.urn.slice(create.urn.lastIndexOf("::") + 2)} ${id}`,
+      );
+      continue;
+    }
     if (values.print) {
       progress(`would note ${what} as this stack's create in flight (${create.urn})`);
       continue;
@@ -138,10 +155,26 @@ async function main(argv: string[]): Promise<number> {
     const file = join(dir, "deployment.json");
     await writeFile(file, JSON.stringify(pending.without), { mode: 0o600 });
     await cli.run(["stack", "import", "--file", file]);
+    progress("dropped the pending creates from the state");
+    // native resources the interrupted run made are taken in under their own URN, one at a time:
+    // an object it never made (the service did not get that far) is left to the next up
+    for (const { what, document } of imports) {
+      const one = join(dir, "import.json");
+      await writeFile(one, JSON.stringify(document), { mode: 0o600 });
+      await cli
+        .run(["import", "--file", one, "--yes", "--protect=false", "--generate-code=false", "--skip-preview"])
+        .then(
+          () => progress(`imported ${what}`),
+          (err: Error) => {
+            if (!/does not exist/.test(err.message)) throw err;
+            progress(`${what} does not exist: the next \`pulumi up\` creates it`);
+          },
+        );
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  progress("dropped the pending creates from the state: run `pulumi up` now");
+  progress("run `pulumi up` now");
   return 0;
 }
 

@@ -20,6 +20,11 @@ export interface Deployment {
 
 export interface PendingCreate {
   urn: string;
+  /** The resource's type token: the native face's (`mediahost:index:<Kind>`) or the dynamic one's. */
+  type: string;
+  /** Its parent's URN and its provider reference (`<urn>::<id>`), as the engine recorded them. */
+  parent?: string;
+  provider?: string;
   /** The kind's name (`Folder`, `Alias`, ...). */
   kind: string;
   /** The resource's inputs, the face's hidden keys included. */
@@ -55,6 +60,9 @@ export function pendingCreates(exported: Deployment): {
     const owner = inputs[OWNER_KEY];
     ours.push({
       urn: op.resource.urn,
+      type: op.resource.type,
+      ...(typeof op.resource.parent === "string" ? { parent: op.resource.parent } : {}),
+      ...(typeof op.resource.provider === "string" ? { provider: op.resource.provider } : {}),
       kind: typeof inputs[KIND_KEY] === "string" ? (inputs[KIND_KEY] as string) : (match[1] as string),
       inputs,
       owner: typeof owner === "string" ? owner : undefined,
@@ -67,4 +75,27 @@ export function pendingCreates(exported: Deployment): {
     others,
     without: { ...exported, deployment: rest },
   };
+}
+
+/** Whether a pending create is of the native face (which `pulumi import` can take in). */
+export const isNative = (create: PendingCreate) => create.type.startsWith("mediahost:index:");
+
+/**
+ * The `pulumi import --file` document that takes one native resource in, under the same URN: its
+ * type, name and id, and its parent and explicit provider by name (`nameTable`).
+ */
+export function importDocument(create: PendingCreate, id: string): Record<string, unknown> {
+  const name = create.urn.slice(create.urn.lastIndexOf("::") + 2);
+  const nameTable: Record<string, string> = {};
+  const resource: Record<string, unknown> = { type: create.type, name, id };
+  if (create.parent && !create.parent.includes("::pulumi:pulumi:Stack::")) {
+    nameTable.parent = create.parent;
+    resource.parent = "parent";
+  }
+  const provider = create.provider?.slice(0, create.provider.lastIndexOf("::"));
+  if (provider && !/::pulumi:providers:mediahost::default(_[\w.-]+)?$/.test(provider)) {
+    nameTable.provider = provider;
+    resource.provider = "provider";
+  }
+  return { nameTable, resources: [resource] };
 }

@@ -1,0 +1,111 @@
+// pulumi-mediahost/native: the native face's SDK for TypeScript programs. The same resource
+// classes (arguments, outputs) as the dynamic face's, served by the provider plugin
+// `pulumi-resource-mediahost` (type tokens `mediahost:index:<Kind>`), a `Provider` class for
+// explicit provider instances, and the data functions run by the plugin.
+//
+//   import * as mediahost from "pulumi-mediahost/native";
+//   const eu = new mediahost.Provider("eu", { baseUrl, clientId, clientSecret });
+//   new mediahost.Folder("media", { path: "/media" }, { provider: eu });
+import * as pulumi from "@pulumi/pulumi";
+import { dataFunctionsOn } from "./functions";
+import { native } from "./resources";
+
+export const { AccountSettings, Alias, CustomDomain, File, Folder, FolderMeta, FolderOptions, SubAccount } =
+  native;
+export type AccountSettings = native.AccountSettings;
+export type Alias = native.Alias;
+export type CustomDomain = native.CustomDomain;
+export type File = native.File;
+export type Folder = native.Folder;
+export type FolderMeta = native.FolderMeta;
+export type FolderOptions = native.FolderOptions;
+export type SubAccount = native.SubAccount;
+export type {
+  AccountSettingsArgs,
+  AliasArgs,
+  CustomDomainArgs,
+  FileArgs,
+  FolderArgs,
+  FolderMetaArgs,
+  FolderOptionsArgs,
+  SubAccountArgs,
+} from "./resources";
+
+/** One account's credentials under a provider's `accounts`. */
+export interface AccountCredentials {
+  /** The API's base URL (default: the provider's `baseUrl`). */
+  baseUrl?: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface ProviderArgs {
+  /** The API's base URL (`https://…`; plain `http://` only for loopback). Default: MEDIAHOST_BASE_URL. */
+  baseUrl?: pulumi.Input<string>;
+  /** API client ID. Default: MEDIAHOST_CLIENT_ID. */
+  clientId?: pulumi.Input<string>;
+  /** API client secret (always kept secret). Default: MEDIAHOST_CLIENT_SECRET. */
+  clientSecret?: pulumi.Input<string>;
+  /** Several accounts through one provider: resources pick one with `account: <name>` (kept secret). */
+  accounts?: pulumi.Input<Record<string, AccountCredentials>>;
+  /** Each API operation's deadline, retries included (default 30). */
+  operationTimeoutSeconds?: pulumi.Input<number>;
+  /** How long a call may wait for an exhausted rate-limit counter (default 60; 0 never waits). */
+  maxRateLimitWaitSeconds?: pulumi.Input<number>;
+}
+
+/**
+ * An instance of the native provider: one account (or several, under `accounts`). Resources
+ * reach it with `{ provider }`; without one they use the default provider, configured by the
+ * stack's `mediahost:*` config as the dynamic face is.
+ */
+export class Provider extends pulumi.ProviderResource {
+  static readonly __pulumiType = "mediahost";
+
+  constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {
+    const secret = <T>(value: pulumi.Input<T> | undefined) =>
+      value === undefined ? undefined : pulumi.secret(value);
+    super(
+      "mediahost",
+      name,
+      {
+        ...args,
+        clientSecret: secret(args.clientSecret),
+        accounts:
+          args.accounts === undefined
+            ? undefined
+            : secret(pulumi.output(args.accounts).apply(JSON.stringify)),
+      },
+      opts,
+    );
+  }
+}
+
+type Functions = typeof import("../provider/functions");
+let functions: Functions | undefined;
+
+export const {
+  getAccount,
+  getAccountOutput,
+  getAccountStorage,
+  getAccountStorageOutput,
+  getAccountLimits,
+  getAccountLimitsOutput,
+  getBillingPlan,
+  getBillingPlanOutput,
+  getAccountUsers,
+  getAccountUsersOutput,
+  getUser,
+  getUserOutput,
+  listFolder,
+  listFolderOutput,
+} = dataFunctionsOn(async (name, args, opts) => {
+  const result = (await pulumi.runtime.invoke(`mediahost:index:${name}`, args, opts)) as Record<
+    string,
+    unknown
+  >;
+  // which results are secrets, as the function declares it (loaded on the first call)
+  functions ??= require("../provider/functions") as Functions;
+  for (const key of functions.dataFunctions[name].secrets ?? []) result[key] = pulumi.secret(result[key]);
+  return result;
+});

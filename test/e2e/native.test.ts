@@ -1,0 +1,377 @@
+// The native face with the real CLI: the provider plugin pulumi-resource-mediahost, found through
+// Pulumi.yaml's `plugins.providers` (no download), serving the quickstart program written with
+// `pulumi-mediahost/native`. up; a quiet preview --refresh; a change made out of band reported as
+// the property that changed; `pulumi import` of objects into a new program, whose generated
+// TypeScript previews clean; two explicit providers on two accounts; a job killed mid-up and
+// recovered on a fresh runner; destroy leaving the account as it was.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorState } from "../../emulator/index";
+import { RequestLog } from "../../emulator/requestlog";
+import { openProject, type Project, plaintextLocations } from "./helpers/project";
+import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
+
+const ORIGIN_PASSWORD = "origin-pw-native-3c9e";
+const EU = { alias: "eu", clientId: "eu-client", clientSecret: "eu-secret-native-51" };
+const US = { alias: "us", clientId: "us-client", clientSecret: "us-secret-native-77" };
+
+interface SavedState {
+  checkpoint: {
+    latest: {
+      resources?: {
+        urn: string;
+        type: string;
+        inputs?: Record<string, unknown>;
+        outputs?: Record<string, unknown>;
+      }[];
+      pending_operations?: { resource: { urn: string; type: string } }[];
+    };
+  };
+}
+
+/** Runs a command, resolving to its exit code and its whole output. */
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
+  return new Promise<{ code: number | null; out: string }>((resolve) => {
+    execFile(cmd, args, { cwd, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+describe("the native face with the real CLI", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) return void it.skip("needs the Pulumi toolchain");
+
+  let p: Project;
+  let before: EmulatorState;
+  const state = () => p.emulator.control.state();
+  beforeAll(async () => {
+    p = await openProject(toolchain, {
+      workDir: "examples/native",
+      config: { originPassword: { value: ORIGIN_PASSWORD, secret: true } },
+    });
+    before = state();
+  });
+  afterAll(() => p?.dispose());
+
+  it("creates the quickstart through the plugin, found offline through Pulumi.yaml", async () => {
+    const up = await p.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toMatchObject({ create: 14 });
+    expect(up.outputs.shoesUrl?.value).toMatch(/^https:\/\/.+\/products\/shoes$/);
+    const s = state();
+    expect(s.tree.map((e) => e.path)).toEqual(
+      expect.arrayContaining(["/products/shoes", "/assets/watermark.png"]),
+    );
+    expect(s.meta["/products/shoes"]).toMatchObject({ title: "Shoes" });
+    const saved = (await p.stateFile()) as SavedState;
+    const ours = (saved.checkpoint.latest.resources ?? []).filter((r) =>
+      r.type.startsWith("mediahost:index:"),
+    );
+    expect(ours).toHaveLength(13);
+    // no code in the state: no serialized provider, no hidden keys
+    for (const r of ours)
+      expect(JSON.stringify(r)).not.toMatch(/__provider|__mediahostKind|__mediahostOwner/);
+    expect(plaintextLocations(saved, ORIGIN_PASSWORD)).toEqual([]);
+    expect(plaintextLocations(saved, "demo-secret")).toEqual([]);
+    expect(p.output.join("")).not.toContain(ORIGIN_PASSWORD);
+  });
+
+  it("previews a refresh with no changes", async () => {
+    const preview = await p.stack.preview({ refresh: true, expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: 14 });
+  });
+
+  it("reports a change made out of band as the property that changed", async () => {
+    await p.api.ops.setTitle({ query: { filename: "/products/shoes" }, body: { title: "Boots" } });
+    const drift = await p.stack.preview({ refresh: true, diff: true });
+    expect(drift.changeSummary).toMatchObject({ update: 1 });
+    // the property-level diff of the update: title, and nothing else of the resource
+    const update =
+      /~ mediahost:index:FolderMeta: \(update\)[\s\S]*?(?=\n {4}[~+-] |\nResources:)/.exec(
+        drift.stdout,
+      )?.[0] ?? "";
+    expect(update).toMatch(/~ title: "Boots" => "Shoes"/);
+    expect(update).not.toMatch(/~ (path|tags|description)/);
+    const fixed = await p.stack.up({ refresh: true });
+    expect(fixed.summary.resourceChanges).toMatchObject({ update: 1 });
+    expect(state().meta["/products/shoes"]?.title).toBe("Shoes");
+  });
+
+  it("imports objects into a new program, whose generated TypeScript previews with no changes", async () => {
+    // objects nobody manages yet: someone's folder with options and meta, an alias, a file
+    await p.api.ops.mkdir({ query: { dirname: "/legacy" } });
+    await p.api.ops.setFolderOptions({ query: { filename: "/legacy" }, body: { allowListing: true } });
+    await p.api.ops.setMeta({ query: { filename: "/legacy" }, body: { title: "Legacy", description: "" } });
+    await p.api.ops.addTags({ query: { filename: "/legacy" }, body: { tags: ["old"] } });
+    await p.api.ops.upload({
+      query: { filename: "/legacy/readme.txt" },
+      body: { bytes: Buffer.from("hello\n") },
+    });
+    const dir = await mkdtemp(join(tmpdir(), "mediahost-native-import-"));
+    try {
+      // a fresh project beside none of ours: the package and its dependencies as npm installs them
+      await mkdir(join(dir, "node_modules"));
+      for (const entry of await readdir(join(repoRoot, "node_modules"))) {
+        if (entry === ".bin" || entry.startsWith(".")) continue;
+        await symlink(join(repoRoot, "node_modules", entry), join(dir, "node_modules", entry));
+      }
+      await symlink(repoRoot, join(dir, "node_modules", "pulumi-mediahost"));
+      await writeFile(join(dir, "package.json"), JSON.stringify({ name: "imported", main: "index.ts" }));
+      await writeFile(
+        join(dir, "Pulumi.yaml"),
+        `name: imported\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nplugins:\n  providers:\n    - name: mediahost\n      path: ${join(repoRoot, "plugin")}\n`,
+      );
+      await writeFile(join(dir, "index.ts"), "");
+      const env = { ...toolchain.env, ...p.backend.envVars, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
+      const ws = await LocalWorkspace.create({
+        workDir: dir,
+        pulumiCommand: await pulumiCommand(toolchain),
+        envVars: env,
+      });
+      const stack = await LocalWorkspace.createOrSelectStack(
+        { stackName: "imported", workDir: dir },
+        { pulumiCommand: await pulumiCommand(toolchain), envVars: env },
+      );
+      void ws;
+      await stack.setAllConfig({
+        "mediahost:baseUrl": { value: p.emulator.url },
+        "mediahost:clientId": { value: "demo-client" },
+        "mediahost:clientSecret": { value: "demo-secret", secret: true },
+      });
+      const importFile = join(dir, "import.json");
+      await writeFile(
+        importFile,
+        JSON.stringify({
+          resources: [
+            { type: "mediahost:index:Folder", name: "legacy", id: "/legacy" },
+            { type: "mediahost:index:FolderOptions", name: "legacy-options", id: "/legacy" },
+            { type: "mediahost:index:FolderMeta", name: "legacy-meta", id: "/legacy" },
+            { type: "mediahost:index:Alias", name: "web", id: "web" },
+            { type: "mediahost:index:File", name: "readme", id: "/legacy/readme.txt" },
+            { type: "mediahost:index:CustomDomain", name: "web-domain", id: "web/img.example.com" },
+          ],
+        }),
+      );
+      p.mark();
+      const imported = await run(
+        "pulumi",
+        [
+          "import",
+          "--file",
+          importFile,
+          "--yes",
+          "--non-interactive",
+          "--protect=false",
+          "--out",
+          join(dir, "index.ts"),
+          "--stack",
+          "imported",
+        ],
+        dir,
+        env,
+      );
+      expect(imported.code, imported.out).toBe(0);
+      // import reads, it does not write
+      expect(
+        Object.keys(p.calls()).filter(
+          (op) =>
+            !["token", "getAccount", "stat", "readdir", "getMeta", "getFolderOptions", "download"].includes(
+              op,
+            ),
+        ),
+      ).toEqual([]);
+      const code = await readFile(join(dir, "index.ts"), "utf8");
+      expect(code).toContain('from "pulumi-mediahost/native"');
+      expect(code).toMatch(/new mediahost\.FolderMeta\("legacy-meta", \{[\s\S]*title: "Legacy"/);
+      expect(code).toMatch(/new mediahost\.File\("readme", \{[\s\S]*content: "hello\\n"/);
+      const preview = await stack.preview({ expectNoChanges: true });
+      expect(preview.changeSummary).toEqual({ same: 7 });
+      // a SubAccount cannot be read, and its import says so in one line; an id of nothing, too
+      const refused = await run(
+        "pulumi",
+        [
+          "import",
+          "mediahost:index:SubAccount",
+          "team",
+          "team",
+          "--yes",
+          "--non-interactive",
+          "--generate-code=false",
+          "--stack",
+          "imported",
+        ],
+        dir,
+        env,
+      );
+      expect(refused.code).not.toBe(0);
+      expect(refused.out).toMatch(
+        /SubAccount team cannot be imported: the API has no operation that lists or reads sub-accounts/,
+      );
+      const missing = await run(
+        "pulumi",
+        [
+          "import",
+          "mediahost:index:Folder",
+          "nothing",
+          "/no/such/folder",
+          "--yes",
+          "--non-interactive",
+          "--generate-code=false",
+          "--stack",
+          "imported",
+        ],
+        dir,
+        env,
+      );
+      expect(missing.code).not.toBe(0);
+      expect(missing.out).toMatch(/resource '\/no\/such\/folder' does not exist/);
+      // the imported program lets go of what it took in: the objects stay for the quickstart stack
+      await run("pulumi", ["state", "delete", "--all", "--yes", "--force", "--stack", "imported"], dir, env);
+      await stack.workspace.removeStack("imported", { force: true });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    await p.api.ops.deleteFile({ query: { filename: "/legacy/readme.txt" } });
+    await p.api.ops.deleteFile({ query: { filename: "/legacy" } });
+  });
+
+  it("destroys what it made, leaving the account as it was", async () => {
+    const destroyed = await p.stack.destroy();
+    expect(destroyed.summary.result).toBe("succeeded");
+    const after = state();
+    expect(after.tree).toEqual(before.tree);
+    expect(after.meta).toEqual(before.meta);
+    expect(after.options).toEqual(before.options);
+  });
+});
+
+describe("two explicit native providers, one account each", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) return void it.skip("needs the Pulumi toolchain");
+
+  let p: Project;
+  beforeAll(async () => {
+    p = await openProject(toolchain, {
+      workDir: "test/e2e/programs/native-providers",
+      emulator: { accounts: [EU, US] },
+    });
+    await p.stack.setAllConfig({
+      baseUrl: { value: p.emulator.url },
+      euClientId: { value: EU.clientId },
+      euClientSecret: { value: EU.clientSecret, secret: true },
+      usClientId: { value: US.clientId },
+      usClientSecret: { value: US.clientSecret, secret: true },
+    });
+  });
+  afterAll(() => p?.dispose());
+
+  it("writes each account through its own provider, keeps both secrets out of the state, and destroys both", async () => {
+    const up = await p.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.outputs.euAccount?.value).toBe("eu");
+    expect(up.outputs.usAccount?.value).toBe("us");
+    expect(p.emulator.control.state("eu").tree.map((e) => e.path)).toEqual(["/media-eu"]);
+    expect(p.emulator.control.state("us").tree.map((e) => e.path)).toEqual(["/media-us"]);
+    expect(p.emulator.control.state("us").meta["/media-us"]?.title).toBe("Media (us)");
+    const saved = await p.stateFile();
+    for (const secret of [EU.clientSecret, US.clientSecret]) {
+      expect(plaintextLocations(saved, secret), secret).toEqual([]);
+      expect(p.output.join(""), secret).not.toContain(secret);
+    }
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+    const destroyed = await p.stack.destroy();
+    expect(destroyed.summary.result).toBe("succeeded");
+    expect(p.emulator.control.state("eu").tree).toEqual([]);
+    expect(p.emulator.control.state("us").tree).toEqual([]);
+  });
+});
+
+describe("a native up killed midway, recovered on a fresh runner", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) return void it.skip("needs the Pulumi toolchain");
+
+  let p: Project;
+  beforeAll(async () => {
+    p = await openProject(toolchain, {
+      workDir: "examples/native",
+      emulator: { latencyMs: 30, mkdirExists: "409" },
+      config: { originPassword: { value: ORIGIN_PASSWORD, secret: true } },
+    });
+  });
+  afterAll(() => p?.dispose());
+
+  it("mediahost-recover takes in what the killed run made; up converges with nothing made twice", async () => {
+    let child: ChildProcess | undefined;
+    let mkdirs = 0;
+    const push = RequestLog.prototype.push;
+    RequestLog.prototype.push = function (entry) {
+      push.call(this, entry);
+      if (entry.operation === "mkdir" && entry.status < 300 && ++mkdirs === 2 && child?.pid)
+        process.kill(-child.pid, "SIGKILL");
+    };
+    try {
+      await new Promise<void>((resolve) => {
+        child = spawn(
+          "pulumi",
+          ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", p.stack.name],
+          {
+            cwd: join(repoRoot, "examples/native"),
+            env: { ...toolchain.env, ...p.backend.envVars },
+            detached: true,
+            stdio: "ignore",
+          },
+        );
+        child.on("close", () => resolve());
+      });
+    } finally {
+      RequestLog.prototype.push = push;
+    }
+    const interrupted = (await p.stateFile()) as SavedState;
+    const pending = interrupted.checkpoint.latest.pending_operations ?? [];
+    console.log(`native interrupted run: ${pending.length} pending operations`);
+    expect(pending.length).toBeGreaterThan(0);
+
+    const runner = await mkdtemp(join(tmpdir(), "mediahost-native-runner-"));
+    const env = { ...toolchain.env, ...p.backend.envVars, PULUMI_HOME: runner };
+    const recovered = await run(
+      process.execPath,
+      [
+        join(repoRoot, "dist/tools/recover.js"),
+        "--stack",
+        p.stack.name,
+        "--cwd",
+        join(repoRoot, "examples/native"),
+      ],
+      repoRoot,
+      env,
+    );
+    console.log(recovered.out.trim());
+    expect(recovered.code, recovered.out).toBe(0);
+    expect(recovered.out).toMatch(/imported Folder \/products|imported (Alias|AccountSettings|File)/);
+    const nextJob = await LocalWorkspace.selectStack(
+      { stackName: p.stack.name, workDir: join(repoRoot, "examples/native") },
+      { pulumiCommand: await pulumiCommand(toolchain), envVars: env },
+    );
+    const mark = p.emulator.control.requests(0).next;
+    const up = await nextJob.up();
+    expect(up.summary.result).toBe("succeeded");
+    // nothing the killed run made was made again
+    const again = p.emulator.control
+      .requests(mark)
+      .requests.filter((r) => r.operation === "mkdir" && r.status === 409);
+    expect(again).toEqual([]);
+    const saved = (await p.stateFile()) as SavedState;
+    const urns = (saved.checkpoint.latest.resources ?? []).map((r) => r.urn);
+    expect(new Set(urns).size).toBe(urns.length);
+    expect(urns.filter((u) => u.includes("mediahost:index:"))).toHaveLength(13);
+    expect(saved.checkpoint.latest.pending_operations ?? []).toEqual([]);
+    await nextJob.preview({ refresh: true, expectNoChanges: true });
+    await nextJob.destroy();
+    await rm(runner, { recursive: true, force: true });
+  });
+});
