@@ -5,7 +5,7 @@
 // and the provider's configuration from the configuration module's keys. `npm run docs` writes
 // it to provider/native/schema.json, which the plugin serves (GetSchema); a unit test fails when
 // the file and the code disagree.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { z } from "zod";
@@ -15,7 +15,10 @@ import type { Kind } from "../provider/resources/kind";
 import { VERSION } from "../provider/version";
 
 const PACKAGE = "mediahost";
-const root = join(__dirname, "..", "..");
+/** The repository: the sources' directory from scripts/ (tests) or from dist/scripts (the build). */
+const root = [join(__dirname, ".."), join(__dirname, "..", "..")].find((d) =>
+  existsSync(join(d, "provider", "resources", "kind.ts")),
+) as string;
 
 type Spec = Record<string, unknown>;
 type JsonSchema = {

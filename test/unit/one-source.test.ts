@@ -9,6 +9,7 @@ import * as provider from "../../provider";
 import { kinds } from "../../provider/resources";
 import type { Kind } from "../../provider/resources/kind";
 import { inputsOf, operationsTable, resourceTable } from "../../scripts/docs";
+import { SCHEMA_FILE, schemaText } from "../../scripts/schema";
 
 const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
 const apiDoc = readFileSync(join(__dirname, "../../docs/api.md"), "utf8");
@@ -16,6 +17,10 @@ const apiDoc = readFileSync(join(__dirname, "../../docs/api.md"), "utf8");
 describe("one source for each kind's shape", () => {
   it("the README's resource table is the one the kinds make (run `npm run docs` after changing a kind)", () => {
     expect(readme).toContain(resourceTable());
+  });
+
+  it("the native face's package schema is the one the kinds, the data functions and the configuration make (run `npm run docs`)", () => {
+    expect(readFileSync(join(__dirname, "../..", SCHEMA_FILE), "utf8")).toBe(schemaText());
   });
 
   it("docs/api.md's table of operations is the one the contract and the client's policy make (run `npm run docs`)", () => {
