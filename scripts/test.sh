@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: lint, build, type-check the tests, unit-test the language host, then run every vitest
+# `npm test`: lint, build, type-check the tests, unit-test the language hosts, then run every vitest
 # project (unit, integration, contract, e2e). Every step runs even if an earlier one failed, so one
 # run shows all problems; the exit code is non-zero if any step failed.
 # e2e tests provision the real Pulumi CLI (scripts/toolchain/provision.sh), and the console's browser
@@ -34,11 +34,12 @@ if [ -x "$go" ]; then
   # -trimpath as provision.sh builds the host: the packages it compiled (Pulumi's sdk and code
   # generators) are reused from Go's build cache instead of compiled again (minutes on 2 cores)
   step language-host bash -c "cd scripts/toolchain/language-host && GOFLAGS='-mod=readonly -buildvcs=false -trimpath' '$go' test ./..."
+  step dotnet-host bash -c "cd scripts/toolchain/dotnet-host && GOFLAGS='-mod=readonly -buildvcs=false -trimpath' '$go' test ./..."
 elif [ "${CI:-}" = "true" ]; then
-  echo "=== language-host: FAILED: Go not found (needed under CI=true)"
-  failed+=(language-host)
+  echo "=== language-host, dotnet-host: FAILED: Go not found (needed under CI=true)"
+  failed+=(language-host dotnet-host)
 else
-  echo "=== language-host: skipped: Go not found"
+  echo "=== language-host, dotnet-host: skipped: Go not found"
 fi
 
 # before the e2e tier, as the Pulumi toolchain is: the browser test needs Chromium

@@ -6,6 +6,10 @@
 #                                  built from ./language-host
 #   pulumi-language-yaml           the one beside the installed CLI or on PATH, else built from
 #                                  Pulumi YAML's Go module at YAML_VERSION (below)
+#   pulumi-language-python, -go    the ones beside the installed CLI or on PATH, else our Node.js host's
+#                                  binary under those names: SDK generation only (gen-sdk)
+#   pulumi-language-dotnet         the one beside the installed CLI or on PATH, else ours built from
+#                                  ./dotnet-host: SDK generation only (gen-sdk)
 #   pulumi-resource-pulumi-nodejs  the dynamic provider's plugin, shipped in @pulumi/pulumi
 # Prints one line on stdout: the colon-separated directories to prepend to PATH. Which CLI and
 # hosts are used goes to stderr. Everything built lands in a cache outside the repo, so only the
@@ -18,7 +22,9 @@
 #
 # Layout of the cache (shared by every checkout of the repository on the machine):
 #   pulumi-vX.Y.Z/bin/pulumi                    the CLI built from source (build-cli.sh)
-#   pulumi-vX.Y.Z/nodejs-host/<hash>/           our Node.js language host, per source hash
+#   pulumi-vX.Y.Z/nodejs-host/<hash>/           our Node.js language host (also our Python and Go
+#                                               SDK-only hosts), per source hash
+#   pulumi-vX.Y.Z/dotnet-host/<hash>/           our .NET SDK-only host, per source hash
 #   pulumi-vX.Y.Z/yaml-host/vA.B.C/             pulumi-language-yaml built from its module
 #   pulumi-vX.Y.Z/path/<key>/bin/               what goes on PATH: hard links to the CLI and the
 #                                               hosts this checkout uses, side by side, because the
@@ -62,9 +68,32 @@ start=$SECONDS
 built=false
 
 # Only called when something must be built: a warm cache needs no Go.
-require_go() { # what-to-install-instead
+have_go() {
   go=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
-  [ -x "$go" ] || die "Go is needed to build the Pulumi toolchain (set GO=/path/to/go), or install $1"
+  [ -x "$go" ]
+}
+require_go() { # what-to-install-instead
+  have_go || die "Go is needed to build the Pulumi toolchain (set GO=/path/to/go), or install $1"
+}
+
+# What a build of one of our Go modules depends on: go.mod, go.sum, the non-test sources, and the
+# words given (e.g. the version stamped into it).
+source_hash() { # dir words...
+  local dir=$1
+  shift
+  (cd "$dir" && { echo "$*"; cat go.mod go.sum $(ls *.go | grep -v '_test\.go$' | sort); } | sha256sum | cut -c1-16)
+}
+
+# Builds one of our Go modules (the language hosts) into out, atomically.
+build_module() { # label src out version
+  local t=$SECONDS
+  built=true
+  mkdir -p "$(dirname "$3")"
+  (cd "$2" && GOTOOLCHAIN=local GOFLAGS="-mod=readonly -buildvcs=false" "$go" build -trimpath \
+    -ldflags "-s -w -X main.version=$4" -o "$3.tmp" .) >&2 \
+    || die "building $1 failed (see above)"
+  mv -f "$3.tmp" "$3"
+  log "built $1 in $((SECONDS - t))s"
 }
 
 # Atomic install: readers in other processes never see a half-written file.
@@ -134,8 +163,21 @@ if [ -z "$installed" ]; then
   log "using pulumi v$version built from source at $bin/pulumi"
 fi
 
+# Our Node.js language host (./language-host), rebuilt whenever its source changes. The same binary
+# is our Python and Go host (it picks its language by the name it runs under).
+lh_hash=$(source_hash "$here/language-host" "$version")
+lh_bin="$cache/nodejs-host/$lh_hash/pulumi-language-nodejs"
+lh_used=false
+language_host() { # what-to-install-instead -> builds it when missing
+  lh_used=true
+  [ -x "$lh_bin" ] && return 0
+  log "building our language host ($lh_hash; ~1 min the first time, seconds after a source change)"
+  require_go "$1"
+  build_module "our language host" "$here/language-host" "$lh_bin" "$version"
+}
+
 # 2. The Node.js language host: the one that came with the installed CLI (beside it, or on PATH),
-# else ours, rebuilt whenever its source changes.
+# else ours.
 host=""
 our_host=""
 if [ -n "$installed" ] && [ -x "$(dirname "$pulumi_path")/pulumi-language-nodejs" ]; then
@@ -146,23 +188,9 @@ fi
 if [ -n "$host" ]; then
   log "using the language host $host"
 else
-  src="$here/language-host"
-  hash=$(cd "$src" && { echo "$version"; cat go.mod go.sum $(ls *.go | grep -v '_test\.go$' | sort); } \
-    | sha256sum | cut -c1-16)
-  our_host="$cache/nodejs-host/$hash/pulumi-language-nodejs"
-  if [ ! -x "$our_host" ]; then
-    log "building pulumi-language-nodejs ($hash; ~1 min the first time, seconds after a source change)"
-    require_go "a Pulumi CLI >= $MIN_CLI"
-    built=true
-    mkdir -p "$(dirname "$our_host")"
-    t=$SECONDS
-    (cd "$src" && GOTOOLCHAIN=local GOFLAGS="-mod=readonly -buildvcs=false" "$go" build -trimpath \
-      -ldflags "-s -w -X main.version=$version" -o "$our_host.tmp" .) >&2 \
-      || die "building pulumi-language-nodejs failed (see above)"
-    mv -f "$our_host.tmp" "$our_host"
-    log "built pulumi-language-nodejs in $((SECONDS - t))s"
-  fi
-  prune "$cache/nodejs-host" "$hash"
+  language_host "a Pulumi CLI >= $MIN_CLI"
+  our_host=$lh_bin
+  log "using our pulumi-language-nodejs: $our_host"
 fi
 
 # 3. The YAML language host: the one that came with the installed CLI, else one on PATH, else ours,
@@ -200,13 +228,60 @@ else
   log "using pulumi-language-yaml v$YAML_VERSION built from source at $our_yaml"
 fi
 
-# 4. The directory that goes on PATH: what this checkout uses side by side. With our CLI, hard links
+# 4. The Python, Go and .NET language hosts, for `pulumi package gen-sdk`: the ones that came with
+# the installed CLI, else ones on PATH, else ours, which only generate SDKs (and say so when asked
+# for anything else): for python and go our language host's binary, for dotnet one built from
+# ./dotnet-host (its own module: the C# generator left Pulumi's pkg after v3.228.0). Without Go,
+# a missing one is left out with a warning: nothing else of the project needs them.
+declare -A sdk_other=() sdk_ours=()
+dn_hash=""
+for lang in python go dotnet; do
+  p=""
+  if [ -n "$installed" ] && [ -x "$(dirname "$pulumi_path")/pulumi-language-$lang" ]; then
+    p="$(dirname "$pulumi_path")/pulumi-language-$lang"
+  else
+    p=$(ambient "pulumi-language-$lang")
+  fi
+  if [ -n "$p" ]; then
+    sdk_other[$lang]=$p
+    log "using the $lang language host $p"
+    continue
+  fi
+  if [ "$lang" = dotnet ]; then
+    dn_hash=$(source_hash "$here/dotnet-host")
+    out="$cache/dotnet-host/$dn_hash/pulumi-language-dotnet"
+  else
+    out=$lh_bin
+  fi
+  if [ ! -x "$out" ] && ! have_go; then
+    log "warning: no pulumi-language-$lang (\`pulumi package gen-sdk --language $lang\` will fail): Go is needed to build ours (set GO=/path/to/go), or install it"
+    [ "$lang" != dotnet ] || dn_hash=""
+    continue
+  fi
+  if [ "$lang" = dotnet ]; then
+    if [ ! -x "$out" ]; then
+      log "building our pulumi-language-dotnet ($dn_hash; ~1-3 min the first time)"
+      # stamped with the version of pkg it generates with
+      build_module "our pulumi-language-dotnet" "$here/dotnet-host" "$out" \
+        "$(sed -n 's|^[[:space:]]*github.com/pulumi/pulumi/pkg/v3 v\([0-9.]*\).*|\1|p' "$here/dotnet-host/go.mod")"
+    fi
+  else
+    language_host "pulumi-language-$lang"
+  fi
+  sdk_ours[$lang]=$out
+  log "using our pulumi-language-$lang (SDK generation only): $out"
+done
+[ "$lh_used" = false ] || prune "$cache/nodejs-host" "$lh_hash"
+[ -z "$dn_hash" ] || prune "$cache/dotnet-host" "$dn_hash"
+
+# 5. The directory that goes on PATH: what this checkout uses side by side. With our CLI, hard links
 # to it and to its hosts (an installed YAML host is linked symbolically: it stays that one); with an
 # installed CLI, only what it lacks. The dynamic provider's plugin is a shell script that runs
 # @pulumi/pulumi/cmd/dynamic-provider, resolved with node from the provider process's working
 # directory.
 dynamic="$sdk/pulumi-resource-pulumi-nodejs"
 key=$({ echo "cli ${installed:-ours}"; echo "nodejs ${our_host:-$host}"; echo "yaml ${our_yaml:-$yaml}"; \
+  for lang in python go dotnet; do echo "$lang ${sdk_ours[$lang]:-${sdk_other[$lang]:-}}"; done; \
   sha256sum <"$dynamic"; } | sha256sum | cut -c1-16)
 # .../bin: test/e2e/helpers/toolchain.ts hands <dir>/.. to the Automation API as the CLI's root
 path_dir="$cache/path/$key/bin"
@@ -223,6 +298,13 @@ elif [ -n "$our_yaml" ]; then
   # the CLI will say it uses it "from \$PATH": it is not beside the installed CLI
   install_link "$our_yaml" "$path_dir/pulumi-language-yaml"
 fi
+for lang in python go dotnet; do
+  if [ -n "${sdk_ours[$lang]:-}" ]; then
+    install_link "${sdk_ours[$lang]}" "$path_dir/pulumi-language-$lang"
+  elif [ -z "$installed" ] && [ -n "${sdk_other[$lang]:-}" ]; then
+    ln -sfn "${sdk_other[$lang]}" "$path_dir/pulumi-language-$lang"
+  fi
+done
 install_file "$dynamic" "$path_dir/pulumi-resource-pulumi-nodejs"
 prune "$cache/path" "$key"
 

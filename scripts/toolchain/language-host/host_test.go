@@ -12,17 +12,17 @@ import (
 )
 
 func TestParseArgs(t *testing.T) {
-	got, err := parseArgs([]string{"--logtostderr", "-v=9", "--tracing", "http://t", "-runtime=nodejs", "127.0.0.1:1234"})
+	got, err := parseArgs("language-host", []string{"--logtostderr", "-v=9", "--tracing", "http://t", "-runtime=nodejs", "127.0.0.1:1234"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.engineAddr != "127.0.0.1:1234" || got.tracing != "http://t" || got.showVersion {
 		t.Fatalf("unexpected %+v", got)
 	}
-	if v, _ := parseArgs([]string{"-version"}); !v.showVersion {
+	if v, _ := parseArgs("language-host", []string{"-version"}); !v.showVersion {
 		t.Fatal("-version not recognised")
 	}
-	if _, err := parseArgs([]string{"-runtime", "python"}); err == nil {
+	if _, err := parseArgs("language-host", []string{"-runtime", "python"}); err == nil {
 		t.Fatal("expected an error for another runtime")
 	}
 }
