@@ -43,10 +43,12 @@ export const dataFunctions = {
     run: (client) => client.ops.getStorage(),
   }),
   getAccountLimits: define({
-    description: "Every rate-limit counter over the past 60 minutes: count, limit, remaining, reset.",
+    description:
+      "Every rate-limit counter over the past 60 minutes (`counters`, by name): count, limit, remaining, reset.",
     args: AccountOnly,
-    result: schemas.Limits,
-    run: (client) => client.ops.getLimits(),
+    // a map of counters, under a property of its own: a function's result has named properties
+    result: z.object({ counters: schemas.Limits }),
+    run: async (client) => ({ counters: await client.ops.getLimits() }),
   }),
   getBillingPlan: define({
     description: "The billing plan.",

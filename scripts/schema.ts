@@ -280,6 +280,8 @@ export function packageSchema(): Spec {
     license: "Apache-2.0",
     repository: "https://github.com/pulumi-mediahost/pulumi-mediahost",
     publisher: "pulumi-mediahost",
+    // SDKs laid out to be packed on their own (a go.mod of the Go SDK's own, under sdk/go)
+    meta: { supportPack: true },
     config: { variables: config },
     provider: {
       description: "The provider of one media hosting account (or several, under `accounts`).",

@@ -57,7 +57,10 @@ export function dataFunctionsOn(run: Runner) {
       pulumi.output((args ?? {}) as A).apply((plain) => fn(plain as A, opts));
   const getAccount = call<AccountArgs, Account>("getAccount");
   const getAccountStorage = call<AccountArgs, AccountStorage>("getAccountStorage");
-  const getAccountLimits = call<AccountArgs, AccountLimits>("getAccountLimits");
+  const limits = call<AccountArgs, { counters: AccountLimits }>("getAccountLimits");
+  // the TypeScript SDK returns the counters themselves, as it always did
+  const getAccountLimits = (args: AccountArgs, opts?: pulumi.InvokeOptions) =>
+    limits(args, opts).then((r) => r.counters);
   const getBillingPlan = call<AccountArgs, BillingPlan>("getBillingPlan");
   const getAccountUsers = call<AccountArgs, { users: AccountUser[] }>("getAccountUsers");
   const getUser = call<GetUserArgs, GetUserResult>("getUser");

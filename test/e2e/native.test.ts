@@ -5,13 +5,14 @@
 // TypeScript previews clean; two explicit providers on two accounts; a job killed mid-up and
 // recovered on a fresh runner; destroy leaving the account as it was.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorState } from "../../emulator/index";
 import { RequestLog } from "../../emulator/requestlog";
+import { linkCheckout } from "./helpers/package";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
 
@@ -115,12 +116,7 @@ describe("the native face with the real CLI", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mediahost-native-import-"));
     try {
       // a fresh project beside none of ours: the package and its dependencies as npm installs them
-      await mkdir(join(dir, "node_modules"));
-      for (const entry of await readdir(join(repoRoot, "node_modules"))) {
-        if (entry === ".bin" || entry.startsWith(".")) continue;
-        await symlink(join(repoRoot, "node_modules", entry), join(dir, "node_modules", entry));
-      }
-      await symlink(repoRoot, join(dir, "node_modules", "pulumi-mediahost"));
+      await linkCheckout(dir);
       await writeFile(join(dir, "package.json"), JSON.stringify({ name: "imported", main: "index.ts" }));
       await writeFile(
         join(dir, "Pulumi.yaml"),

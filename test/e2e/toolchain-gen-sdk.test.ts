@@ -288,3 +288,86 @@ describe("pulumi package gen-sdk with the toolchain's language hosts", async () 
     );
   });
 });
+
+describe("this package's own schema: from the plugin, and to SDKs in four languages", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) {
+    it.skip("needs the Pulumi toolchain (see the warning above)");
+    return;
+  }
+  let work: string;
+  let backend: TemporaryBackend;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "mediahost-own-sdk-"));
+    backend = await createTemporaryBackend();
+  });
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+    await backend?.dispose();
+  });
+  const env = () => ({ ...toolchain.env, ...backend.envVars });
+  const pulumi = (cwd: string, args: string[]) =>
+    run(join(toolchain.pulumiRoot, "bin", "pulumi"), ["--non-interactive", ...args], { cwd, env: env() });
+
+  it("pulumi package get-schema run on the plugin prints the schema the kinds make", async () => {
+    const r = await pulumi(repoRoot, ["package", "get-schema", "./plugin/pulumi-resource-mediahost"]);
+    expect(r.code, describeRun("get-schema", r)).toBe(0);
+    await writeFile(join(work, "schema.json"), r.stdout);
+    const served = JSON.parse(r.stdout) as {
+      resources: Record<string, unknown>;
+      functions: Record<string, unknown>;
+    };
+    const built = JSON.parse(readFileSync(join(repoRoot, "provider/native/schema.json"), "utf8"));
+    expect(served).toEqual(built);
+    expect(Object.keys(served.resources)).toHaveLength(8);
+    expect(Object.keys(served.functions)).toContain("mediahost:index:getAccount");
+  });
+
+  for (const language of ["nodejs", "python", "go", "dotnet"]) {
+    it(`gen-sdk writes the ${language} SDK of it with no warning or error`, async () => {
+      const r = await pulumi(work, [
+        "package",
+        "gen-sdk",
+        "schema.json",
+        "--language",
+        language,
+        "--out",
+        "sdk",
+      ]);
+      expect(r.code, describeRun(`gen-sdk --language ${language}`, r)).toBe(0);
+      const ownDir = toolchain.binDirs.at(-1) as string;
+      const expectedWarning = (l: string) =>
+        toolchain.binDirs.length > 1 &&
+        l.includes(`from $PATH at ${join(ownDir, `pulumi-language-${language}`)}`);
+      expect(
+        complaints(r).filter((l) => !expectedWarning(l)),
+        describeRun(`gen-sdk ${language}`, r),
+      ).toEqual([]);
+      expect(existsSync(join(work, "sdk", language))).toBe(true);
+    });
+  }
+
+  it("its Go SDK builds against the Pulumi Go SDK from the module proxy", async () => {
+    const go = findGo(toolchain.env);
+    if (!go) {
+      if (process.env.CI === "true")
+        throw new Error("Go not found (needed under CI=true): set GO=/path/to/go");
+      console.warn("e2e: skipping the Go build of the generated SDK: Go not found");
+      return;
+    }
+    const sdk = join(work, "sdk", "go");
+    expect(readFileSync(join(sdk, "mediahost", "folder.go"), "utf8")).toContain(
+      "func NewFolder(ctx *pulumi.Context,",
+    );
+    const goEnv = { ...toolchain.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
+    for (const args of [
+      ["mod", "edit", `-require=github.com/pulumi/pulumi/sdk/v3@v${cliVersion}`],
+      ["mod", "tidy"],
+      ["build", "./..."],
+      ["vet", "./..."],
+    ]) {
+      const r = await run(go, args, { cwd: sdk, env: goEnv });
+      expect(r.code, describeRun(`go ${args.join(" ")}`, r)).toBe(0);
+    }
+  });
+});

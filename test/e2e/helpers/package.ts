@@ -163,3 +163,18 @@ export async function installedCopies(
     .filter((line) => line.includes(`/node_modules/${name}:`))
     .map((line) => line.slice(line.indexOf(":") + 1));
 }
+
+/**
+ * `dir/node_modules` as npm would install this checkout beside its dependencies, without a
+ * download: links to the repository's installed packages, and `pulumi-mediahost` to the
+ * repository itself (its build), so a program outside the repository imports it by name.
+ */
+export async function linkCheckout(dir: string): Promise<void> {
+  const { readdir, symlink } = await import("node:fs/promises");
+  await mkdir(join(dir, "node_modules"), { recursive: true });
+  for (const entry of await readdir(join(repoRoot, "node_modules"))) {
+    if (entry.startsWith(".")) continue;
+    await symlink(join(repoRoot, "node_modules", entry), join(dir, "node_modules", entry));
+  }
+  await symlink(repoRoot, join(dir, "node_modules", "pulumi-mediahost"));
+}
