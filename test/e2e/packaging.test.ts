@@ -30,6 +30,15 @@ exports.title = meta.title;
 exports.listing = opts.allowListing;
 `;
 
+const NATIVE_PROGRAM = `"use strict";
+// A user's program on the native face: the plugin comes with the package.
+const mediahost = require("pulumi-mediahost/native");
+
+const media = new mediahost.Folder("media", { path: "/native" });
+new mediahost.FolderMeta("media-meta", { path: media.path, title: "Native" });
+exports.url = media.cdnUrl;
+`;
+
 interface Manifest {
   version: string;
   dependencies: Record<string, string>;
@@ -87,6 +96,8 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
       "dist/provider/index.js",
       "dist/provider/index.d.ts",
       "dist/tools/drift.js",
+      "dist/provider/native/schema.json",
+      "plugin/pulumi-resource-mediahost",
     ]) {
       expect(paths, must).toContain(must);
     }
@@ -99,6 +110,7 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
       "LICENSE",
       "README.md",
       "package.json",
+      "plugin/pulumi-resource-mediahost",
     ]);
     const total = files.reduce((n, f) => n + f.size, 0);
     console.log(`npm pack (provider): ${files.length} files, ${(total / 1024).toFixed(0)} KiB unpacked`);
@@ -187,6 +199,59 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
       expect(after.tree.map((e) => e.path)).not.toContain("/packaged");
       expect(after.meta).toEqual({});
     });
+  });
+
+  it("brings the native plugin at the package's version: a fresh project finds it offline through Pulumi.yaml, as the README says", async () => {
+    const project = join(dir, "native-project");
+    await mkdir(project, { recursive: true });
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({ name: "native-project", private: true, main: "index.js", dependencies }, null, 2),
+    );
+    // the two lines the README's "Two faces" section tells users to add
+    await writeFile(
+      join(project, "Pulumi.yaml"),
+      "name: native-user\nruntime: nodejs\nplugins:\n  providers:\n    - name: mediahost\n      path: ./node_modules/pulumi-mediahost/plugin\n",
+    );
+    await writeFile(join(project, "index.js"), NATIVE_PROGRAM);
+    await npmInstall(project, [], toolchain.env);
+    const p = await openProject(toolchain, { workDir: project });
+    try {
+      const up = await p.stack.up();
+      expect(up.summary.result).toBe("succeeded");
+      const s = p.emulator.control.state();
+      expect(s.meta["/native"]?.title).toBe("Native");
+      const saved = (await p.stateFile()) as {
+        checkpoint: {
+          latest: {
+            resources: { type: string }[];
+          };
+        };
+      };
+      expect(
+        saved.checkpoint.latest.resources.filter((r) => r.type.startsWith("mediahost:index:")),
+      ).toHaveLength(2);
+      // the plugin the project found is this package's: its schema names the package's version
+      const manifest = JSON.parse(
+        await readFile(join(project, "node_modules/pulumi-mediahost/package.json"), "utf8"),
+      );
+      const schema = JSON.parse(
+        await run(
+          join(toolchain.pulumiRoot, "bin/pulumi"),
+          ["package", "get-schema", "./node_modules/pulumi-mediahost/plugin/pulumi-resource-mediahost"],
+          project,
+          { ...toolchain.env, ...p.backend.envVars },
+        ),
+      ) as { name: string; version: string };
+      expect(schema).toMatchObject({ name: "mediahost", version: manifest.version });
+      await p.stack.preview({ refresh: true, expectNoChanges: true });
+      await p.stack.destroy();
+      expect(p.emulator.control.state().tree.map((e) => e.path)).not.toContain("/native");
+      // found through Pulumi.yaml: nothing was installed into the plugin cache
+      expect(p.output.join("\n")).not.toMatch(/downloading|installing plugin/i);
+    } finally {
+      await p.dispose();
+    }
   });
 
   it("the emulator's own tarball, installed alone into an empty directory, starts with npx", async () => {

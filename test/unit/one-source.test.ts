@@ -73,12 +73,17 @@ describe("one source for each kind's shape", () => {
     for (const kind of declared) expect(registered, kind.name).toContain(kind);
   });
 
-  it("the SDK has a class for every kind, and the registry names each kind as the kind names itself", () => {
+  it("the SDK has a class for every kind in both faces, and the registry names each kind as the kind names itself", () => {
     // the built SDK, as programs load it
     const sdk = require(join(__dirname, "../../dist/sdk")) as Record<string, unknown>;
+    const native = require(join(__dirname, "../../dist/sdk/native")) as Record<
+      string,
+      { __pulumiType?: string }
+    >;
     for (const [name, kind] of Object.entries(kinds)) {
       expect((kind as unknown as Kind).name).toBe(name);
       expect(typeof sdk[name], name).toBe("function");
+      expect(native[name]?.__pulumiType, name).toBe(`mediahost:index:${name}`);
     }
   });
 });
