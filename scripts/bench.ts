@@ -1,34 +1,51 @@
 // `npm run bench`: the real Pulumi CLI runs a program of N folders (each with FolderOptions and
-// FolderMeta), one AccountSettings and 20 Aliases against the in-process emulator, and the same
-// shape of trivial dynamic resources as a baseline. Per step (up, preview, preview --refresh,
-// refresh, destroy): API calls by operation beside the minimum the API allows, wall time at each
-// emulator latency beside the baseline, state and serialized-provider bytes, peak provider RSS.
-// See docs/benchmark.md.
+// FolderMeta), one AccountSettings and 20 Aliases against the in-process emulator on both faces
+// (the dynamic provider and the native plugin), and the same shape of trivial dynamic resources
+// as a baseline. Per step (up, preview, preview --refresh, refresh, destroy): API calls by
+// operation beside the minimum the API allows, wall time at each emulator latency beside the
+// baseline, state and serialized-provider bytes, peak provider RSS. See docs/benchmark.md.
 //
 //   npm run bench [-- --json] [--out report.json] [--sizes 10,100,500] [--latencies 0,50]
-//                 [--parallel P] [--skip-checkpoints-from N|never] [--files N|0]
+//                 [--parallel P] [--skip-checkpoints-from N|never] [--files N|0] [--repeat R]
+//                 [--faces ours,native] [--cpu-prof DIR]
 //
 // With --files N (default 100), a second program of one Folder and N Files of 100 KB (each from a
 // local file) is run at 0 ms: up, preview --refresh, destroy, with calls beside their floor.
+// With --repeat R, the whole plan runs R times and times are the medians of the rounds (each
+// ratio taken within its round). With --cpu-prof DIR, every step of our faces runs under
+// `node --cpu-prof` and the provider process's hottest functions are printed (docs/benchmark.md).
 //
 // Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { counterLimits } from "mediahost-contract";
 import { type RunningEmulator, startEmulator } from "mediahost-emulator";
+import { providerProfile, renderProfile } from "./bench/profile";
 import { ALIASES } from "./bench/program";
+import {
+  type Calls,
+  FILE_STEPS,
+  type FilesReport,
+  filesFloor,
+  filesTargets,
+  MODES,
+  type Mode,
+  measureState,
+  minimum,
+  type RunReport,
+  render,
+  renderFiles,
+  STEP_LABEL,
+  STEPS,
+  type Step,
+  type StepResult,
+  type Target,
+  targets,
+  total,
+} from "./bench/report";
 import { createWorkspace, provisionToolchain, type RunResult, runPulumi, stateFile } from "./bench/setup";
-
-type Step = "up" | "preview" | "previewRefresh" | "refresh" | "destroy";
-const STEPS: Step[] = ["up", "preview", "previewRefresh", "refresh", "destroy"];
-const STEP_LABEL: Record<Step, string> = {
-  up: "up",
-  preview: "preview",
-  previewRefresh: "preview --refresh",
-  refresh: "refresh",
-  destroy: "destroy",
-};
 
 function stepArgs(step: Step, stack: string, parallel?: number): string[] {
   const common = ["--stack", stack, ...(parallel ? ["--parallel", String(parallel)] : [])];
@@ -45,49 +62,6 @@ function stepArgs(step: Step, stack: string, parallel?: number): string[] {
       return ["destroy", "--yes", "--skip-preview", ...common];
   }
 }
-
-type Calls = Record<string, number>;
-
-/**
- * The fewest API calls for each step (one account, a fresh process per run) of a provider that is
- * never the account's only writer: whatever it writes whole (the alias map, a folder's options)
- * is read just before the write and read again after it (docs/reliability.md).
- *   up:       1 token + 1 account update (settings and all aliases together) with a read before
- *             and after it + per folder 1 mkdir + 1 options write and its read-back
- *             + 1 setMeta (title) + 1 addTags
- *   preview:  0 (nothing to read: inputs are compared with the state)
- *   refresh / preview --refresh:
- *             1 token + 1 account GET (settings and aliases) + the folders' parent listed, one page
- *             per 100 + per folder 1 options GET + 1 meta GET (no operation returns a folder's
- *             options or meta with others')
- *   destroy:  1 token + 1 account update (aliases out, settings reset) with a read before and
- *             after it + per folder 1 delete + 1 setMeta and 1 removeTags (the meta resource clears
- *             what it set: it cannot know its folder is deleted next; options go with the folder)
- */
-function minimum(step: Step, n: number): Calls {
-  switch (step) {
-    case "up":
-      return {
-        token: 1,
-        getAccount: 2,
-        updateAccount: 1,
-        mkdir: n,
-        setFolderOptions: n,
-        getFolderOptions: n,
-        setMeta: n,
-        addTags: n,
-      };
-    case "preview":
-      return {};
-    case "previewRefresh":
-    case "refresh":
-      return { token: 1, getAccount: 1, readdir: Math.ceil(n / 100), getFolderOptions: n, getMeta: n };
-    case "destroy":
-      return { token: 1, getAccount: 2, updateAccount: 1, deleteFile: n, setMeta: n, removeTags: n };
-  }
-}
-
-const total = (calls: Calls) => Object.values(calls).reduce((a, b) => a + b, 0);
 
 interface LoadTime {
   /** Median wall ms of `node -e 'require("pulumi-mediahost")'` in the installed project. */
@@ -136,9 +110,15 @@ interface Options {
    * instead of after every step (each write is the whole file, so per-step writes cost O(N²)).
    */
   skipCheckpointsFrom: number;
+  /** Rounds of the whole plan; times are medians over them. */
+  repeat: number;
+  /** Our faces to run beside the baseline. */
+  faces: Mode[];
+  /** Where to write CPU profiles of our faces' steps (none: no profiling). */
+  cpuProf?: string;
 }
 
-/** The default plan fits 15 minutes on 2 cores: N=500 only at 50 ms, without per-step checkpoints. */
+/** The default plan: N=500 only at 50 ms, without per-step checkpoints. */
 const DEFAULT_LATENCIES = (n: number) => (n >= 500 ? [50] : [0, 50]);
 
 /** A comma-separated list of whole numbers >= 0, or the error naming the flag. */
@@ -161,11 +141,20 @@ function options(argv: string[]): Options {
       latencies: { type: "string" },
       parallel: { type: "string" },
       "skip-checkpoints-from": { type: "string", default: "500" },
+      repeat: { type: "string", default: "1" },
+      faces: { type: "string", default: "ours,native" },
+      "cpu-prof": { type: "string" },
     },
   });
   const one = (flag: string, value: string) => numbers(flag, value)[0] as number;
   const latencies = values.latencies === undefined ? undefined : numbers("latencies", values.latencies);
   const skip = values["skip-checkpoints-from"];
+  const faces = values.faces.split(",");
+  for (const face of faces)
+    if (face !== "ours" && face !== "native")
+      throw new Error(`--faces: each must be "ours" (the dynamic face) or "native", got "${face}"`);
+  const repeat = one("repeat", values.repeat);
+  if (repeat < 1) throw new Error("--repeat: must be at least 1");
   return {
     json: values.json,
     out: values.out,
@@ -174,64 +163,13 @@ function options(argv: string[]): Options {
     latencies: latencies ? () => latencies : DEFAULT_LATENCIES,
     parallel: values.parallel === undefined ? undefined : one("parallel", values.parallel),
     skipCheckpointsFrom: skip === "never" ? Number.POSITIVE_INFINITY : one("skip-checkpoints-from", skip),
+    repeat,
+    faces: faces as Mode[],
+    cpuProf: values["cpu-prof"],
   };
 }
 
 const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
-
-interface StepResult {
-  ms: number;
-  providerRssBytes: number;
-  /** Emulator requests by operation (ours only). */
-  calls?: Calls;
-  /** When each account update arrived, in ms after the step's first API call. */
-  accountWritesAtMs?: number[];
-}
-
-interface RunReport {
-  mode: "ours" | "baseline";
-  n: number;
-  latencyMs: number;
-  resources: number;
-  skipCheckpoints: boolean;
-  steps: Record<Step, StepResult>;
-  /** From the state file after `up`. */
-  state?: StateReport;
-}
-
-interface StateReport {
-  fileBytes: number;
-  resources: number;
-  /** Average bytes of one resource's entry in the state file, by resource kind. */
-  bytesPerResource: Record<string, number>;
-  /** Bytes of the serialized `__provider` string, by kind (it is stored in inputs and outputs). */
-  providerBytes: Record<string, number>;
-}
-
-function measureState(state: unknown): StateReport {
-  const text = JSON.stringify(state);
-  const resources = (
-    (state as { checkpoint?: { latest?: { resources?: Record<string, unknown>[] } } }).checkpoint?.latest
-      ?.resources ?? []
-  ).filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic"));
-  const sums: Record<string, { bytes: number; provider: number; count: number }> = {};
-  for (const r of resources) {
-    const kind = String(r.type).split(":").pop() as string;
-    sums[kind] ??= { bytes: 0, provider: 0, count: 0 };
-    const s = sums[kind];
-    s.bytes += JSON.stringify(r).length;
-    s.provider += String((r.inputs as Record<string, unknown> | undefined)?.__provider ?? "").length;
-    s.count++;
-  }
-  const per = (f: (s: { bytes: number; provider: number; count: number }) => number) =>
-    Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, Math.round(f(s) / s.count)]));
-  return {
-    fileBytes: text.length,
-    resources: resources.length,
-    bytesPerResource: per((s) => s.bytes),
-    providerBytes: per((s) => s.provider),
-  };
-}
 
 function countCalls(
   emulator: RunningEmulator,
@@ -255,7 +193,9 @@ async function main(): Promise<void> {
   progress("provisioning the Pulumi CLI (cached after the first build)");
   const toolchain = await provisionToolchain();
   const ws = await createWorkspace(toolchain);
-  progress(`project with pulumi-mediahost installed (copied dist/ + package.json) in ${ws.projectDir}`);
+  progress(
+    `project with pulumi-mediahost installed (copied dist/, plugin/ and package.json) in ${ws.projectDir}`,
+  );
   const load = loadTime(ws.projectDir);
   progress(
     `require("pulumi-mediahost") ${load.provider} ms, require("@pulumi/pulumi") ${load.sdk} ms: ${load.extra} ms more`,
@@ -264,36 +204,22 @@ async function main(): Promise<void> {
   let files: FilesReport | undefined;
   try {
     if (opts.files > 0) files = await filesScenario(toolchain, ws, opts.files);
-    for (const n of opts.sizes) {
-      for (const latencyMs of opts.latencies(n)) {
-        // ours and the baseline take turns step by step, so load from elsewhere on the machine
-        // falls on both alike
-        const pair = [
-          await openScenario(
-            toolchain,
-            ws,
-            "ours",
-            n,
-            latencyMs,
-            opts.parallel,
-            n >= opts.skipCheckpointsFrom,
-          ),
-          await openScenario(
-            toolchain,
-            ws,
-            "baseline",
-            n,
-            latencyMs,
-            opts.parallel,
-            n >= opts.skipCheckpointsFrom,
-          ),
-        ];
-        try {
-          for (const step of STEPS) for (const s of pair) await s.runStep(step);
-        } finally {
-          for (const s of pair) await s.finish();
+    for (let round = 1; round <= opts.repeat; round++) {
+      for (const n of opts.sizes) {
+        for (const latencyMs of opts.latencies(n)) {
+          // our faces and the baseline take turns step by step, so load from elsewhere on the
+          // machine falls on all alike
+          const modes = MODES.filter((m) => m === "baseline" || opts.faces.includes(m));
+          const scenarios: Scenario[] = [];
+          for (const mode of modes)
+            scenarios.push(await openScenario(toolchain, ws, mode, n, latencyMs, round, opts));
+          try {
+            for (const step of STEPS) for (const s of scenarios) await s.runStep(step);
+          } finally {
+            for (const s of scenarios) await s.finish();
+          }
+          runs.push(...scenarios.map((s) => s.report));
         }
-        runs.push(...pair.map((s) => s.report));
       }
     }
   } finally {
@@ -305,6 +231,7 @@ async function main(): Promise<void> {
     command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
     parallel: opts.parallel ?? "default (4 x CPUs)",
     skipCheckpointsFrom: opts.skipCheckpointsFrom,
+    rounds: opts.repeat,
     totalSeconds: Math.round(seconds),
     loadTime: load,
     files,
@@ -313,22 +240,33 @@ async function main(): Promise<void> {
       opts.sizes.map((n) => [n, Object.fromEntries(STEPS.map((s) => [s, minimum(s, n)]))]),
     ),
     targets: [
-      ...targets(runs, opts),
+      ...targets(runs, opts.sizes, opts.latencies),
       {
         target: 'require("pulumi-mediahost"): at most 20 ms beyond require("@pulumi/pulumi")',
         measured: `${load.extra} ms (${load.provider} ms against ${load.sdk} ms, medians of 15 runs each)`,
         met: load.extra <= 20,
       },
       ...(files ? filesTargets(files) : []),
-    ],
+    ] as Target[],
   };
   progress(`done in ${seconds.toFixed(0)} s`);
   if (opts.out) writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(
     opts.json
       ? `${JSON.stringify(report, null, 2)}\n`
-      : render(report, runs, opts) + (files ? renderFiles(files) : ""),
+      : render(report, runs, opts.sizes, opts.latencies) + (files ? renderFiles(files) : ""),
   );
+}
+
+/**
+ * A module preloaded into every profiled Node.js process: the engine stops its plugins with a
+ * signal, and a process killed by a signal writes no profile, so a signal exits normally instead.
+ */
+function exitOnSignal(dir: string): string {
+  const file = join(dir, "exit-on-signal.js");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, 'for (const s of ["SIGINT", "SIGTERM"]) process.on(s, () => process.exit(0));\n');
+  return file;
 }
 
 interface Scenario {
@@ -340,14 +278,15 @@ interface Scenario {
 async function openScenario(
   toolchain: Awaited<ReturnType<typeof provisionToolchain>>,
   ws: Awaited<ReturnType<typeof createWorkspace>>,
-  mode: "ours" | "baseline",
+  mode: Mode,
   n: number,
   latencyMs: number,
-  parallel: number | undefined,
-  skipCheckpoints: boolean,
+  round: number,
+  opts: Options,
 ): Promise<Scenario> {
-  const stack = `${mode}-n${n}-l${latencyMs}`;
-  const emulator = mode === "ours" ? await startEmulator({ latencyMs, log: () => {} }) : undefined;
+  const skipCheckpoints = n >= opts.skipCheckpointsFrom;
+  const stack = `${mode}-n${n}-l${latencyMs}-r${round}`;
+  const emulator = mode === "baseline" ? undefined : await startEmulator({ latencyMs, log: () => {} });
   // the hourly counters (7,000 REST calls, 50 account updates) would stop N=500 mid-run: lift
   // them; the counts say what a run costs against them
   for (const counter of Object.keys(counterLimits))
@@ -369,6 +308,7 @@ async function openScenario(
     mode,
     n,
     latencyMs,
+    round,
     resources: 3 * n + 1 + ALIASES,
     skipCheckpoints,
     steps: {} as Record<Step, StepResult>,
@@ -378,11 +318,18 @@ async function openScenario(
     report,
     async runStep(step) {
       progress(`${stack}: ${STEP_LABEL[step]}`);
+      const profileDir = opts.cpuProf ? join(opts.cpuProf, `${stack}-${step}`) : undefined;
+      if (profileDir) mkdirSync(profileDir, { recursive: true });
       let result: RunResult;
       try {
-        result = await runPulumi(toolchain, ws, stepArgs(step, stack, parallel), {
+        result = await runPulumi(toolchain, ws, stepArgs(step, stack, opts.parallel), {
           BENCH_LATENCY_MS: String(latencyMs),
           ...(skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
+          ...(profileDir
+            ? {
+                NODE_OPTIONS: `--require ${exitOnSignal(opts.cpuProf as string)} --cpu-prof --cpu-prof-dir=${profileDir}`,
+              }
+            : {}),
         });
       } catch (err) {
         throw new Error(`${stack} ${STEP_LABEL[step]}: ${(err as Error).message}`);
@@ -400,6 +347,14 @@ async function openScenario(
           (entry.calls ? `, ${total(entry.calls)} calls ${JSON.stringify(entry.calls)}` : "") +
           (entry.accountWritesAtMs ? `, account updates at ${entry.accountWritesAtMs.join(", ")} ms` : ""),
       );
+      if (profileDir) {
+        const profile = providerProfile(profileDir);
+        const text = profile
+          ? renderProfile(`${stack} ${STEP_LABEL[step]}`, profile)
+          : "no provider profile found";
+        writeFileSync(join(profileDir, "top.txt"), `${text}\n`);
+        progress(text);
+      }
       if (step === "up") report.state = measureState(stateFile(ws, stack));
     },
     async finish() {
@@ -410,34 +365,6 @@ async function openScenario(
       }
     },
   };
-}
-
-type FileStep = "up" | "previewRefresh" | "destroy";
-const FILE_STEPS: FileStep[] = ["up", "previewRefresh", "destroy"];
-
-interface FilesReport {
-  n: number;
-  fileBytes: number;
-  steps: Record<FileStep, { ms: number; calls: Calls; floor: Calls }>;
-  /** Average bytes of one File's entry in the state file. */
-  stateBytesPerFile: number;
-}
-
-/**
- * The floor of the files program: up 1 token, 1 account read (the account check), 1 mkdir and
- * one upload per file (100 KB goes in one request: no tus link); a refresh of unchanged files 1
- * token, 1 account read and the folder's listing (a page per 100 files), no stat and no download;
- * destroy 1 token, 1 account read and one delete per file and for the folder.
- */
-function filesFloor(step: FileStep, n: number): Calls {
-  switch (step) {
-    case "up":
-      return { token: 1, getAccount: 1, mkdir: 1, upload: n };
-    case "previewRefresh":
-      return { token: 1, getAccount: 1, readdir: Math.ceil(n / 100) };
-    case "destroy":
-      return { token: 1, getAccount: 1, deleteFile: n + 1 };
-  }
 }
 
 async function filesScenario(
@@ -486,227 +413,6 @@ async function filesScenario(
   } finally {
     await emulator.stop();
   }
-}
-
-function filesTargets(files: FilesReport): Target[] {
-  const up = files.steps.up.calls;
-  const refresh = files.steps.previewRefresh.calls;
-  return [
-    {
-      target: `files: one upload per file of 100 KB, no tus link (N = ${files.n})`,
-      measured: `${up.upload ?? 0} uploads, ${(up.getTusUrl ?? 0) + (up.getTusLocations ?? 0)} tus calls`,
-      met: up.upload === files.n && !up.getTusUrl,
-    },
-    {
-      target: "files: a refresh of unchanged files costs one stat each or less, and no download",
-      measured: `${refresh.stat ?? 0} stat, ${refresh.readdir ?? 0} readdir, ${refresh.download ?? 0} downloads`,
-      met: (refresh.stat ?? 0) + (refresh.readdir ?? 0) <= files.n && !refresh.download,
-    },
-  ];
-}
-
-function renderFiles(files: FilesReport): string {
-  const out = ["", `Files: one Folder and ${files.n} Files of 100 KB from local files (0 ms latency)`];
-  const rows = FILE_STEPS.map((step) => {
-    const s = files.steps[step];
-    return [
-      STEP_LABEL[step],
-      String(total(s.calls)),
-      String(total(s.floor)),
-      diffCalls(s.calls, s.floor),
-      (s.ms / 1000).toFixed(1),
-    ];
-  });
-  out.push(table(["step", "calls", "floor", "differs from floor (ours/floor)", "s"], rows));
-  out.push(`  state: ${files.stateBytesPerFile} B per File (its hash, size and mtime, never its bytes)`);
-  return `${out.join("\n")}\n`;
-}
-
-interface Target {
-  target: string;
-  measured: string;
-  met: boolean;
-}
-
-function targets(runs: RunReport[], opts: Options): Target[] {
-  const ours = runs.filter((r) => r.mode === "ours");
-  const out: Target[] = [];
-  const worst = (step: Step | Step[], op: string) => {
-    let max = 0;
-    for (const r of ours)
-      for (const s of ([] as Step[]).concat(step)) max = Math.max(max, r.steps[s].calls?.[op] ?? 0);
-    return max;
-  };
-  const previewCalls = Math.max(...ours.map((r) => total(r.steps.preview.calls ?? {})));
-  out.push({
-    target: "preview without refresh: 0 API calls",
-    measured: `${previewCalls}`,
-    met: previewCalls === 0,
-  });
-  const perStep = (op: string) => STEPS.map((s) => `${STEP_LABEL[s]} ${worst(s, op)}`).join(", ");
-  const tokens = worst(STEPS, "token");
-  out.push({
-    target: "token requests: 1 per account per run",
-    measured: `at most ${tokens} per run (${perStep("token")})`,
-    met: tokens <= 1,
-  });
-  // each write is built on a read just before it and checked on a read after it; writes that follow
-  // each other closely share the read between them, but the engine hands the account resources
-  // over in waves (--parallel), each its own burst: at most two reads per write, plus one for the
-  // account check when no write's read served it
-  const extraReads = Math.max(
-    ...ours.flatMap((r) =>
-      STEPS.map((s) => (r.steps[s].calls?.getAccount ?? 0) - 2 * (r.steps[s].calls?.updateAccount ?? 0)),
-    ),
-  );
-  out.push({
-    target: "account GET: at most two per account write (before and after it), plus one",
-    measured: `at most ${extraReads} beyond two per write in a run (${perStep("getAccount")})`,
-    met: extraReads <= 1,
-  });
-  const ups = worst("up", "updateAccount");
-  out.push({
-    target: `account updates: at most 2 per up (1 settings + ${ALIASES} aliases created)`,
-    measured: `${ups} per up`,
-    met: ups <= 2,
-  });
-  const destroys = worst("destroy", "updateAccount");
-  out.push({
-    target: `(not a target) account updates per destroy (settings reset + ${ALIASES} aliases removed)`,
-    measured: `${destroys} per destroy`,
-    met: destroys <= 2,
-  });
-  for (const r of ours) {
-    for (const step of ["refresh", "previewRefresh"] as const) {
-      const calls = total(r.steps[step].calls ?? {});
-      const bound = 2 * r.n + Math.ceil(r.n / 100) + 2;
-      out.push({
-        target: `${STEP_LABEL[step]} of N=${r.n} folders with options and meta at ${r.latencyMs} ms: at most 2N + ⌈N/100⌉ + 2 = ${bound} calls`,
-        measured: `${calls} (${((calls - 2) / r.n).toFixed(2)} per folder + 2)`,
-        met: calls <= bound,
-      });
-    }
-  }
-  for (const n of opts.sizes.filter((x) => x >= 100)) {
-    for (const step of STEPS) {
-      const a = runs.find((r) => r.mode === "ours" && r.n === n && r.latencyMs === 50);
-      const b = runs.find((r) => r.mode === "baseline" && r.n === n && r.latencyMs === 50);
-      if (!a || !b) continue;
-      const ratio = a.steps[step].ms / b.steps[step].ms;
-      out.push({
-        target: `time ours/baseline at 50 ms, N=${n}, ${STEP_LABEL[step]}: at most 1.2`,
-        measured: ratio.toFixed(2),
-        met: ratio <= 1.2,
-      });
-    }
-  }
-  const states = ours.flatMap((r) => (r.state ? [r.state] : []));
-  const maxProvider = Math.max(...states.flatMap((s) => Object.values(s.providerBytes)));
-  const maxState = Math.max(...states.flatMap((s) => Object.values(s.bytesPerResource)));
-  out.push({
-    target: "serialized provider under 2 KB per resource",
-    measured: `${maxProvider} B (stored twice: inputs and outputs)`,
-    met: maxProvider < 2048,
-  });
-  out.push({
-    target: "state per resource under 3 KB",
-    measured: `at most ${maxState} B`,
-    met: maxState < 3072,
-  });
-  return out;
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(" | ")} |`;
-  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
-}
-
-function diffCalls(actual: Calls, min: Calls): string {
-  const ops = [...new Set([...Object.keys(actual), ...Object.keys(min)])].sort();
-  const parts: string[] = [];
-  for (const op of ops) {
-    const a = actual[op] ?? 0;
-    const m = min[op] ?? 0;
-    if (a !== m) parts.push(`${op} ${a}${m ? `/${m}` : ""}`);
-  }
-  return parts.join(", ") || "= minimum";
-}
-
-function render(
-  report: { date: string; command: string; parallel: unknown; totalSeconds: number; targets: Target[] },
-  runs: RunReport[],
-  opts: Options,
-): string {
-  const out: string[] = [];
-  out.push(
-    `pulumi-mediahost benchmark, ${report.date}, --parallel ${report.parallel}, total ${report.totalSeconds} s`,
-  );
-  const secs = (ms?: number) => (ms === undefined ? "-" : (ms / 1000).toFixed(1));
-  for (const n of opts.sizes) {
-    const find = (mode: string, latency: number) =>
-      runs.find((r) => r.mode === mode && r.n === n && r.latencyMs === latency);
-    const lats = opts.latencies(n);
-    const any = find("ours", lats[lats.length - 1] as number);
-    out.push("");
-    out.push(
-      `N = ${n} folders (${3 * n + 1 + ALIASES} resources: 3 per folder, 1 AccountSettings, ${ALIASES} Aliases)`,
-    );
-    const header = ["step", "calls", "min", "differs from minimum (ours/min)"];
-    for (const l of lats) header.push(`${l} ms ours s`, `base s`, "ratio");
-    const rows = STEPS.map((step) => {
-      const calls = any?.steps[step].calls ?? {};
-      const min = minimum(step, n);
-      const row = [STEP_LABEL[step], String(total(calls)), String(total(min)), diffCalls(calls, min)];
-      for (const l of lats) {
-        const a = find("ours", l)?.steps[step].ms;
-        const b = find("baseline", l)?.steps[step].ms;
-        row.push(secs(a), secs(b), a && b ? (a / b).toFixed(2) : "-");
-      }
-      return row;
-    });
-    out.push(table(header, rows));
-    // call counts may depend on timing (the account writer coalesces what arrives together)
-    for (const l of lats) {
-      const r = find("ours", l);
-      if (!r || r === any) continue;
-      const differing = STEPS.filter(
-        (s) => total(r.steps[s].calls ?? {}) !== total(any?.steps[s].calls ?? {}),
-      );
-      for (const s of differing)
-        out.push(
-          `  at ${l} ms, ${STEP_LABEL[s]} made ${total(r.steps[s].calls ?? {})} calls: ${diffCalls(r.steps[s].calls ?? {}, minimum(s, n))}`,
-        );
-    }
-    const state = find("ours", lats[0] as number)?.state;
-    if (state) {
-      const kinds = Object.keys(state.bytesPerResource).sort();
-      out.push(
-        `  state: ${state.fileBytes} B file; per resource ${kinds.map((k) => `${k} ${state.bytesPerResource[k]}`).join(", ")} B; ` +
-          `__provider ${[...new Set(Object.values(state.providerBytes))].join("/")} B`,
-      );
-    }
-    const base = find("baseline", lats[0] as number)?.state;
-    if (base)
-      out.push(`  baseline __provider (an installed module too): ${Object.values(base.providerBytes)[0]} B`);
-    const rss = (mode: string) =>
-      Math.max(
-        ...runs
-          .filter((r) => r.mode === mode && r.n === n)
-          .flatMap((r) => STEPS.map((s) => r.steps[s].providerRssBytes)),
-      );
-    out.push(
-      `  peak RSS of the dynamic provider process: ours ${(rss("ours") / 1048576).toFixed(0)} MiB, baseline ${(rss("baseline") / 1048576).toFixed(0)} MiB`,
-    );
-  }
-  out.push("");
-  out.push(
-    table(
-      ["target", "measured", "met"],
-      report.targets.map((t) => [t.target, t.measured, t.met ? "yes" : "NO"]),
-    ),
-  );
-  return `${out.join("\n")}\n`;
 }
 
 main().catch((err) => {

@@ -16,10 +16,11 @@ import {
   operations,
   secretValuesAt,
 } from "mediahost-contract";
-import { Agent, type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { VERSION } from "../version";
 import { MediahostError, ProviderError, Redactor } from "./errors";
+import { send } from "./http";
 import { type OperationCall, type OperationPolicy, policies } from "./policy";
 import { type CounterState, countersFromHeaders, rateLimitFrom } from "./rate-limits";
 import { type IssuedToken, renewTime, sharedTokenCache, TokenCache } from "./tokens";
@@ -72,9 +73,6 @@ export type OperationMethods = {
   ) => Promise<OperationOutput<N>>;
 };
 
-/** Keep-alive connections shared by every client in the process. */
-const sharedAgent = new Agent({ keepAliveTimeout: 30_000, connections: 16, pipelining: 1 });
-
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
 /** Normalizes a base URL and refuses plain http to anything but a loopback address. */
@@ -114,7 +112,8 @@ export class MediahostClient {
   private readonly clientSecret: string;
   private readonly tokenKey: string;
   private readonly tokens: TokenCache;
-  private readonly dispatcher: Dispatcher;
+  /** Another dispatcher than the process's keep-alive Agent (provider/client/http.ts), for tests. */
+  private readonly dispatcher?: Dispatcher;
   private readonly maxAttempts: number;
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly maxRateLimitWaitMs: number;
@@ -135,7 +134,7 @@ export class MediahostClient {
     this.redactor.add(options.clientSecret);
     this.tokens = options.tokenCache ?? sharedTokenCache;
     this.tokenKey = TokenCache.key(this.baseUrl, this.clientId, this.clientSecret);
-    this.dispatcher = options.dispatcher ?? sharedAgent;
+    this.dispatcher = options.dispatcher;
     this.maxAttempts = options.maxAttempts ?? 6;
     this.backoff = options.backoff ?? { baseMs: 200, maxMs: 5_000 };
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
@@ -456,7 +455,7 @@ export class MediahostClient {
     const abort = () => controller.abort(signal.reason);
     if (signal.aborted) abort();
     signal.addEventListener("abort", abort, { once: true });
-    const response = await request(url, {
+    const response = await send(url, {
       method: spec.method,
       headers,
       body: payload,

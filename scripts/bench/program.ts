@@ -1,6 +1,7 @@
 // The benchmark's Pulumi program (plain CommonJS, so no TypeScript compile is timed), written into
 // a temporary project outside the repository. Stack config `bench:mode` picks what it declares:
 //   ours      N Folders, each with FolderOptions and FolderMeta, one AccountSettings, 20 Aliases
+//   native    the same resources on the native face (pulumi-mediahost/native, served by the plugin)
 //   files     one Folder and N Files of 100 KB, each from a local file (FileAsset)
 //   baseline  the same resources and dependencies as trivial dynamic resources whose operations
 //             only wait: BENCH_LATENCY_MS times the API calls the minimum model allows for that
@@ -46,8 +47,8 @@ const n = config.requireNumber("n");
 const mode = config.require("mode");
 const ALIASES = ${ALIASES};
 
-if (mode === "ours") {
-  const mh = require("pulumi-mediahost");
+if (mode === "ours" || mode === "native") {
+  const mh = require(mode === "native" ? "pulumi-mediahost/native" : "pulumi-mediahost");
   new mh.AccountSettings("settings", { minify: { enabled: true }, resetOnDelete: true });
   for (let i = 0; i < ALIASES; i++) {
     new mh.Alias("alias-" + i, { name: "bench" + i, prefix: "/bench-" + i, cdn: true });

@@ -1,7 +1,7 @@
 // The benchmark's surroundings: the real Pulumi CLI (scripts/toolchain/provision.sh), a temporary
 // project outside the repository in which pulumi-mediahost is INSTALLED as a user gets it (so
 // `__provider` is the tiny `require("pulumi-mediahost/dist/sdk/providers/<kind>.js")`), a file
-// backend, and a sampler of the dynamic provider process's memory.
+// backend, and a sampler of the provider process's memory (the dynamic provider's, or the plugin's).
 import { execFile, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
@@ -76,6 +76,7 @@ export async function createWorkspace(toolchain: Toolchain): Promise<Workspace> 
     });
   }
   await cp(join(repoRoot, "package.json"), join(pkg, "package.json"));
+  await cp(join(repoRoot, "plugin"), join(pkg, "plugin"), { recursive: true });
   const baseline = join(modules, "bench-baseline");
   await mkdir(baseline);
   await writeFile(join(baseline, "package.json"), '{ "name": "bench-baseline", "version": "1.0.0" }\n');
@@ -84,7 +85,9 @@ export async function createWorkspace(toolchain: Toolchain): Promise<Workspace> 
   await writeFile(join(projectDir, "index.js"), PROGRAM);
   await writeFile(
     join(projectDir, "Pulumi.yaml"),
-    "name: mediahost-bench\nruntime: nodejs\ndescription: pulumi-mediahost benchmark\n",
+    // the native face's plugin, found the way the README tells users (the dynamic face never asks for it)
+    "name: mediahost-bench\nruntime: nodejs\ndescription: pulumi-mediahost benchmark\n" +
+      "plugins:\n  providers:\n    - name: mediahost\n      path: ./node_modules/pulumi-mediahost/plugin\n",
   );
   await writeFile(join(projectDir, "package.json"), '{ "name": "mediahost-bench", "private": true }\n');
   return {
@@ -104,7 +107,7 @@ export function stateFile(ws: Workspace, stack: string): unknown {
 export interface RunResult {
   ms: number;
   stdout: string;
-  /** Peak RSS (bytes) of the dynamic provider process(es) started by this run (max over them). */
+  /** Peak RSS (bytes) of the provider process(es) started by this run (max over them). */
   providerRss: number;
 }
 
@@ -143,7 +146,10 @@ export function runPulumi(
   });
 }
 
-/** Sum over nothing, max over the dynamic-provider node processes below `root` (bytes). */
+/** The dynamic provider's Node.js process, or the native face's plugin. */
+const PROVIDER_PROCESS = /dynamic-provider|pulumi-resource-mediahost/;
+
+/** Max over the provider processes below `root` (bytes): there is one per CLI command. */
 function providerRss(root: number): number {
   const children = new Map<number, number[]>();
   for (const name of readdirSync("/proc")) {
@@ -167,7 +173,7 @@ function providerRss(root: number): number {
     for (const child of children.get(pid) ?? []) {
       stack.push(child);
       try {
-        if (!readFileSync(`/proc/${child}/cmdline`, "utf8").includes("dynamic-provider")) continue;
+        if (!PROVIDER_PROCESS.test(readFileSync(`/proc/${child}/cmdline`, "utf8"))) continue;
         const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child}/status`, "utf8"))?.[1] ?? 0);
         peak = Math.max(peak, kb * 1024);
       } catch {

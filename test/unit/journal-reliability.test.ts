@@ -1,7 +1,7 @@
 // The stack journal (provider/journal.ts): notes survive the process (a new provider process
 // reads them back), are kept per stack and account, say what they are about (a create in flight,
 // an object kept, an object taken over), and go away when their reason does.
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -44,17 +44,45 @@ describe("stack journal", () => {
     expect(journal().note("Folder", "/gallery")).toBeUndefined();
   });
 
-  it("reads the notes release 0.1.0 wrote as creates in flight", async () => {
+  it("reads the notes releases up to 0.2.0 wrote (one JSON object; 0.1.0's as creates in flight) and moves them into the log", async () => {
     const j = journal();
-    j.beginCreate("Alias", "x"); // makes the file; then it is overwritten in the old format
-    const files = await readdir(join(dir, "journal"));
+    j.beginCreate("Alias", "x"); // names the file; the older releases' file has the same name, .json
+    const [log] = await readdir(join(dir, "journal"));
+    const legacy = join(dir, "journal", log!.replace(/\.jsonl$/, ".json"));
+    await rm(join(dir, "journal", log!));
     await writeFile(
-      join(dir, "journal", files[0]!),
-      JSON.stringify({ "Folder /old": { startedAt: "2026-11-20T00:00:00Z" } }),
+      legacy,
+      JSON.stringify({
+        "Folder /old": { startedAt: "2026-11-20T00:00:00Z" },
+        "Folder /kept": { state: "kept", at: "2026-11-24T00:00:00Z", reason: "not empty" },
+      }),
     );
     resetJournals();
     expect(journal().note("Folder", "/old")).toEqual({ state: "creating", at: "2026-11-20T00:00:00Z" });
+    expect(journal().note("Folder", "/kept")).toMatchObject({ state: "kept", reason: "not empty" });
     expect(journal().beginCreate("Folder", "/old")).toBe(true);
+    expect(await readdir(join(dir, "journal"))).toEqual([log]);
+    expect(journal().note("Folder", "/kept")).toMatchObject({ state: "kept" });
+  });
+
+  it("costs one appended line per change, skips a line torn by a crash, and compacts a long log", async () => {
+    const j = journal();
+    for (let i = 0; i < 300; i++) j.beginCreate("Folder", `/f${i}`);
+    const [log] = await readdir(join(dir, "journal"));
+    const file = join(dir, "journal", log!);
+    const lines = async () => (await readFile(file, "utf8")).split("\n").filter(Boolean);
+    expect(await lines()).toHaveLength(300);
+    // a crash in the middle of a write leaves half a line
+    await appendFile(file, '["Folder /torn", {"state":"crea');
+    resetJournals();
+    const later = journal();
+    expect(later.note("Folder", "/f299")?.state).toBe("creating");
+    expect(later.note("Folder", "/torn")).toBeUndefined();
+    // the notes go one by one as the state takes the objects in; the log is rewritten on the way
+    for (let i = 0; i < 300; i++) later.created("Folder", `/f${i}`);
+    expect((await lines()).length).toBeLessThan(300);
+    resetJournals();
+    for (let i = 0; i < 300; i++) expect(journal().note("Folder", `/f${i}`)).toBeUndefined();
   });
 
   it("keeps stacks, accounts and kinds apart", () => {
@@ -70,7 +98,7 @@ describe("stack journal", () => {
     journal("o/p/s").beginCreate("Folder", "/x");
     const files = await readdir(join(dir, "journal"));
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^[0-9a-f]{32}\.json$/);
+    expect(files[0]).toMatch(/^[0-9a-f]{32}\.jsonl$/);
     expect((await stat(join(dir, "journal", files[0]!))).mode & 0o777).toBe(0o600);
     expect((await stat(join(dir, "journal"))).mode & 0o777).toBe(0o700);
   });

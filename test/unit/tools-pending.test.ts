@@ -44,11 +44,18 @@ describe("pendingCreates", () => {
     expect(ours).toEqual([
       {
         urn: "urn:pulumi:ci::p::pulumi-nodejs:dynamic/mediahost:Alias::ci3",
+        type: "pulumi-nodejs:dynamic/mediahost:Alias",
         kind: "Alias",
         inputs: expect.objectContaining({ name: "ci3" }),
         owner: "org/p/ci",
       },
-      { urn: "urn:pulumi:ci::p::mediahost:index:Folder::media", kind: "Folder", inputs: { path: "/media" } },
+      {
+        urn: "urn:pulumi:ci::p::mediahost:index:Folder::media",
+        type: "mediahost:index:Folder",
+        kind: "Folder",
+        inputs: { path: "/media" },
+        owner: undefined,
+      },
     ]);
     expect(others).toEqual([
       "updating urn:pulumi:ci::p::mediahost:index:Folder::other",
