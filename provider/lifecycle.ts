@@ -324,7 +324,7 @@ export class Lifecycle {
     refresh = false,
   ): Promise<T> {
     try {
-      return await work();
+      return await this.session.operation(work);
     } catch (err) {
       const account = typeof about === "string" ? undefined : (about.account as string | undefined);
       const name = typeof about === "string" ? about : describe(kind, about);

@@ -53,13 +53,29 @@ export class Session {
   private readonly claims = new Map<string, string>();
   /** Moves of containers this run plans, in the order the engine diffed them. */
   private readonly moves: Move[] = [];
+  /** Resource operations (create, read, update, delete) under way in this process. */
+  private operations = 0;
 
   constructor(
     readonly configuration: Configuration,
     /** Test-only overrides of the writer's and the client's settings. */
     options: ContextOptions = {},
   ) {
-    this.options = { ...options, client: { ...configuration.client, ...options.client } };
+    this.options = {
+      ...options,
+      client: { ...configuration.client, ...options.client },
+      writer: { operationsUnderWay: () => this.operations, ...options.writer },
+    };
+  }
+
+  /** Runs one resource operation, counted while under way (the account writer gathers by it). */
+  async operation<T>(work: () => Promise<T>): Promise<T> {
+    this.operations++;
+    try {
+      return await work();
+    } finally {
+      this.operations--;
+    }
   }
 
   /** The credentials of an account name: an error naming the config keys to set when they are missing. */

@@ -5,14 +5,20 @@
 // whatever is written whole is built on a read made just before the write, and checked on the read
 // made after it:
 //
-//   gather → read → check what the previous write should have done → write → settle → gather → read → ...
+//   gather → read → write → settle → read: check → gather → (read) → write → settle → read: check ...
 //
-// Each read both verifies the write before it and is the base of the write after it, so a burst
-// of W writes costs W + 1 account reads. A change the check finds lost (another writer wrote over
-// it from an older read) is written again on the next round, after a jittered pause and a fresh
-// read, at most MAX_ROUNDS times. The read that verifies a write waits a round trip after it
-// ("settle", provider/account/read-back.ts). What can still be lost without a version check in
-// the API is in docs/reliability.md.
+// The read that checks a write resolves its changes; their resources return, and the engine,
+// which runs a few steps at a time (`--parallel`), sends its next steps in their place. So the
+// writer gathers after the check, and the next write carries them: one write per wave of the
+// engine's account steps. The check's read is the base of that write when gathering took less
+// than a round trip, else the write reads again (W writes cost W + 1 to 2W account reads). How long
+// a gather waits is measured, not fixed: until no change has come for a few times the gap seen
+// between changes arriving together, and while other operations of the process are at work (one
+// finishing frees a slot for the next step), a few of the service's round trips; never more than
+// 2 s. A change the check finds lost (another writer wrote over it from an older read) is written
+// again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that checks a
+// write waits a round trip after it ("settle", provider/account/read-back.ts). What can still be
+// lost without a version check in the API is in docs/reliability.md.
 
 import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
@@ -63,8 +69,13 @@ interface Pending {
 }
 
 export interface WriterOptions {
-  /** The quiet spell (no new change) after which the writer reads and writes what it gathered. */
+  /** The longest quiet spell (no new change) the writer waits for before it reads and writes. */
   coalesceMs?: number;
+  /**
+   * How many operations of this provider process are under way (the session's count): those not
+   * waiting for this writer may still free the engine's slots for more account changes.
+   */
+  operationsUnderWay?: () => number;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -76,8 +87,16 @@ const SCARCE_REMAINING = 10;
 const SCARCE_QUIET_MS = 400;
 /** ...but never longer than this. */
 const SCARCE_MAX_WAIT_MS = 4_000;
-/** Otherwise a write waits for a quiet spell of `coalesceMs`, but never longer than this. */
+/** Otherwise a write waits for a quiet spell, but never longer than this. */
 const GATHER_MAX_WAIT_MS = 2_000;
+/** The shortest quiet spell: the engine sends its next steps within a few ms of a result. */
+const MIN_QUIET_MS = 25;
+/** The quiet spell is this many times the gap seen between changes arriving together. */
+const QUIET_PER_GAP = 3;
+/** How often a gathering writer looks again (other operations may have finished). */
+const POLL_MS = 10;
+/** While other operations are at work, a change may follow the last one this many round trips later. */
+const OTHERS_ROUND_TRIPS = 3;
 /** Times a change is written before the writer gives up on a competing writer. */
 const MAX_ROUNDS = 5;
 
@@ -122,6 +141,10 @@ export class AccountWriter {
   private unchecked: Pending[] = [];
   private running?: Promise<void>;
   private lastChangeAt = 0;
+  /** The gap between changes arriving together, as last seen (smoothed); undefined until seen. */
+  private arrivalGapMs?: number;
+  /** When the last check resolved changes: their resources return, and the engine sends more. */
+  private resolvedAt = 0;
   /**
    * Whether the service honours an alias left out of the written map (it replaces the map) or
    * keeps it (it merges): unknown until the first removal is read back, once per process.
@@ -132,6 +155,7 @@ export class AccountWriter {
   /** When the last write returned, and how long it took (the pause before reading it back). */
   private lastWrite = { at: 0, tookMs: 0 };
   private readonly coalesceMs: number;
+  private readonly operationsUnderWay: () => number;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -144,6 +168,7 @@ export class AccountWriter {
     options: WriterOptions = {},
   ) {
     this.coalesceMs = options.coalesceMs ?? 150;
+    this.operationsUnderWay = options.operationsUnderWay ?? (() => 0);
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
@@ -163,7 +188,7 @@ export class AccountWriter {
     if (change.alias?.fields === null && this.removalRule === "ignored" && this.lastRead) {
       return Promise.resolve({ account: this.lastRead, aliasKept: true });
     }
-    this.lastChangeAt = Date.now();
+    this.noteArrival(Date.now());
     return new Promise((resolve, reject) => {
       this.queue.push({ change, resolve, reject, rounds: 0, prepared: false });
       this.running ??= this.run().finally(() => {
@@ -176,32 +201,48 @@ export class AccountWriter {
 
   private async run(): Promise<void> {
     while (this.queue.length > 0 || this.unchecked.length > 0) {
-      await this.gather();
-      if (this.unchecked.length > 0) await this.settle();
-      let account: Account;
-      try {
-        account = await this.read();
-      } catch (err) {
-        this.failAll(err);
-        continue;
+      let lost: Pending[] = [];
+      let base: { account: Account; at: number } | undefined;
+      if (this.unchecked.length > 0) {
+        // the read that checks the last write: its changes are done (their resources return, and
+        // the engine sends its next steps in their place) or lost to another writer
+        await this.settle();
+        try {
+          base = { account: await this.read(), at: Date.now() };
+        } catch (err) {
+          this.failAll(err);
+          continue;
+        }
+        lost = this.check(base.account);
+        if (lost.length > 0) {
+          // another writer is at work: step aside a little, then write again on a fresh read
+          await this.sleep(rewritePause(this.random));
+          base = undefined;
+        }
       }
-      const lost = this.check(account);
-      if (lost.length > 0) {
-        // another writer is at work: step aside a little, then write again on a fresh read (the
-        // one that found the loss is already old)
-        await this.sleep(rewritePause(this.random));
+      await this.gather();
+      const batch = [...lost, ...this.queue];
+      this.queue = [];
+      if (batch.length === 0) continue;
+      // the write is built on a read made just before it: the check's read, unless gathering
+      // took longer than a round trip since
+      let account = base && Date.now() - base.at <= this.freshMs() ? base.account : undefined;
+      if (!account) {
         try {
           account = await this.read();
         } catch (err) {
-          for (const p of lost) p.reject(err);
+          for (const p of batch) p.reject(err);
           this.failAll(err);
           continue;
         }
       }
-      const batch = [...lost, ...this.queue];
-      this.queue = [];
-      if (batch.length > 0) await this.write(account, batch);
+      await this.write(account, batch);
     }
+  }
+
+  /** How old a read may be and still be the base of a write: a round trip of the service. */
+  private freshMs(): number {
+    return Math.max(MIN_QUIET_MS, this.client.roundTripMs ?? 0);
   }
 
   /** Reads the account for the writer, and for everyone waiting for that read. */
@@ -225,23 +266,56 @@ export class AccountWriter {
     this.queue = [];
   }
 
+  /** Keeps the gap between changes that arrive together (a gap longer than the longest quiet spell starts a new burst). */
+  private noteArrival(now: number): void {
+    const gap = now - this.lastChangeAt;
+    if (this.lastChangeAt > 0 && gap < this.coalesceMs)
+      this.arrivalGapMs = this.arrivalGapMs === undefined ? gap : (this.arrivalGapMs + gap) / 2;
+    this.lastChangeAt = now;
+  }
+
   /**
-   * Waits until no change has come for a quiet spell (bounded), so that one write carries every
-   * change the engine has in flight; quieter and longer when the account-update counter is
-   * nearly used up (the engine starts the steps of one run over a second or more).
+   * The quiet spell after which no more change is expected: a few times the gap seen between
+   * changes arriving together (the engine's own pace), within [MIN_QUIET_MS, coalesceMs]; the
+   * longest until a gap has been seen.
+   */
+  private quietMs(): number {
+    if (this.arrivalGapMs === undefined) return this.coalesceMs;
+    return Math.min(this.coalesceMs, Math.max(MIN_QUIET_MS, QUIET_PER_GAP * this.arrivalGapMs));
+  }
+
+  /** Operations of the process under way and not waiting for this writer. */
+  private othersAtWork(): number {
+    const waiting = this.queue.length + this.unchecked.length + this.readWaiters.length;
+    return Math.max(0, this.operationsUnderWay() - waiting);
+  }
+
+  /**
+   * Waits until no change has come for a quiet spell and no other operation of the process is
+   * under way (bounded), so that one write carries every change the engine can send before it:
+   * the engine runs a few operations at a time (`--parallel`), and each other operation that
+   * finishes frees a slot for the next step, which may be another account change. Quieter and
+   * longer when the account-update counter is nearly used up.
    */
   private async gather(): Promise<void> {
     const counter = this.client.counters.get(ACCOUNT_UPDATE_COUNTER);
     const scarce = !!counter && counter.remaining <= SCARCE_REMAINING && Date.now() < counter.reset * 1000;
-    const quietMs = scarce ? SCARCE_QUIET_MS : this.coalesceMs;
     const maxMs = scarce ? SCARCE_MAX_WAIT_MS : GATHER_MAX_WAIT_MS;
     const started = Date.now();
     for (;;) {
       const now = Date.now();
-      const quietFor = now - this.lastChangeAt;
+      const quietMs = scarce ? SCARCE_QUIET_MS : this.quietMs();
+      const quietFor = now - Math.max(this.lastChangeAt, this.resolvedAt);
       const left = maxMs - (now - started);
-      if (quietFor >= quietMs || left <= 0) return;
-      await this.sleep(Math.min(quietMs - quietFor, left));
+      if (left <= 0) return;
+      // while other operations are at work, one of them finishing lets the engine send its next
+      // step, which may be an account change: wait a few of the service's round trips for it
+      const waitMs =
+        this.othersAtWork() > 0
+          ? Math.max(quietMs, OTHERS_ROUND_TRIPS * (this.client.roundTripMs ?? 0))
+          : quietMs;
+      if (quietFor >= waitMs) return;
+      await this.sleep(Math.min(waitMs - quietFor, POLL_MS, left));
     }
   }
 
@@ -276,6 +350,7 @@ export class AccountWriter {
       else lost.push(p);
     }
     this.unchecked = [];
+    this.resolvedAt = Date.now();
     const exhausted = lost.filter((p) => p.rounds >= MAX_ROUNDS);
     for (const p of exhausted) {
       p.reject(

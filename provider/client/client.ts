@@ -107,6 +107,8 @@ export class MediahostClient {
   readonly stats: ClientStats = { requests: {}, retries: 0, rateLimitWaits: 0, tokenRequests: 0 };
   /** The last reading of every rate-limit counter seen in a response. */
   readonly counters = new Map<string, CounterState>();
+  /** How long an answer takes to come, smoothed over this client's calls (undefined before the first). */
+  roundTripMs?: number;
 
   private readonly clientId: string;
   private readonly clientSecret: string;
@@ -246,7 +248,10 @@ export class MediahostClient {
   ): Promise<Outcome> {
     const budgetMs = Math.min(deadline.left, this.attemptTimeoutMs);
     try {
+      const sent = Date.now();
       const answer = await this.send(call, token, budgetMs, deadline.attemptSignal(this.attemptTimeoutMs));
+      const took = Date.now() - sent;
+      this.roundTripMs = this.roundTripMs === undefined ? took : 0.8 * this.roundTripMs + 0.2 * took;
       this.stats.requests[call.name] = (this.stats.requests[call.name] ?? 0) + 1;
       this.onEvent({ type: "request", operation: call.name, status: answer.status, attempt });
       for (const [counter, state] of countersFromHeaders(answer.headers)) this.counters.set(counter, state);

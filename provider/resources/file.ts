@@ -120,17 +120,21 @@ async function write(ctx: KindContext, i: Inputs): Promise<FileRecorded> {
     progress: (message: string) => ctx.info(`File ${message}`),
     ...(i.contentType ? { contentType: i.contentType } : {}),
   };
-  try {
-    await upload(ctx.client, i.path, content, options);
-  } catch (err) {
-    // the service may not make missing folders on upload (docs/api.md#uploads-and-fetches): make them, then retry once
-    if (!(err instanceof MediahostError && err.isNotFound)) throw err;
-    const parent = parentOf(i.path);
-    if (parent !== "/") await mkdirWithParents(ctx, parent, false);
-    await upload(ctx.client, i.path, content, options);
-  }
-  // the size is what was sent; the mtime is the service's
-  const { mtime } = await statFile(ctx, i.path);
+  await ctx.account.listings.writing(i.path, async () => {
+    try {
+      await upload(ctx.client, i.path, content, options);
+    } catch (err) {
+      // the service may not make missing folders on upload (docs/api.md#uploads-and-fetches): make them, then retry once
+      if (!(err instanceof MediahostError && err.isNotFound)) throw err;
+      const parent = parentOf(i.path);
+      if (parent !== "/") await mkdirWithParents(ctx, parent, false);
+      await upload(ctx.client, i.path, content, options);
+    }
+  });
+  // the size is what was sent; the mtime is the service's: from a listing shared with the files
+  // written beside it, else a stat
+  const listed = await ctx.account.listings.afterWrite(i.path);
+  const { mtime } = listed && listed !== "stat" && !listed.isDirectory ? listed : await statFile(ctx, i.path);
   return { sha256: hash, size, mtime };
 }
 

@@ -132,15 +132,16 @@ export interface FilesReport {
  * The floor of the files program: up 1 token, 1 account read (the account check), 1 mkdir, one
  * upload per file (100 KB goes in one request: no tus link) and the folder's listing after the
  * uploads, a page per 100 files (what gives each file its mtime, for every file at once); a
- * refresh of unchanged files 1 token, 1 account read and the folder's listing, no stat and no
- * download; destroy 1 token, 1 account read and one delete per file and for the folder.
+ * refresh of unchanged files 1 token, 1 account read, the folder's own stat (a lone child of
+ * `/`) and its listing, a page per 100 files, no stat of a file and no download; destroy 1 token,
+ * 1 account read and one delete per file and for the folder.
  */
 export function filesFloor(step: FileStep, n: number): Calls {
   switch (step) {
     case "up":
       return { token: 1, getAccount: 1, mkdir: 1, upload: n, readdir: Math.ceil(n / 100) };
     case "previewRefresh":
-      return { token: 1, getAccount: 1, readdir: Math.ceil(n / 100) };
+      return { token: 1, getAccount: 1, stat: 1, readdir: Math.ceil(n / 100) };
     case "destroy":
       return { token: 1, getAccount: 1, deleteFile: n + 1 };
   }
@@ -485,9 +486,11 @@ export function filesTargets(files: FilesReport): Target[] {
       met: up.upload === files.n && !up.getTusUrl,
     },
     {
-      target: "files: a refresh of unchanged files costs one listing per 100 files, no stat and no download",
-      measured: `${refresh.stat ?? 0} stat, ${refresh.readdir ?? 0} readdir, ${refresh.download ?? 0} downloads`,
-      met: !refresh.stat && (refresh.readdir ?? 0) <= Math.ceil(files.n / 100) && !refresh.download,
+      target:
+        "files: a refresh of unchanged files costs one listing per 100 files, no stat of a file and no download",
+      measured: `${refresh.stat ?? 0} stat (the folder's own), ${refresh.readdir ?? 0} readdir, ${refresh.download ?? 0} downloads`,
+      met:
+        (refresh.stat ?? 0) <= 1 && (refresh.readdir ?? 0) <= Math.ceil(files.n / 100) && !refresh.download,
     },
   ];
 }

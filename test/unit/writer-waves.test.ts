@@ -1,0 +1,114 @@
+// The account writer and the engine's waves (provider/account/writer.ts): the engine runs a few
+// steps at a time (`--parallel`), and sends the next account change only when one of its steps
+// returns. The writer gathers what the check's read frees, so each write carries a whole wave:
+// 21 alias changes at 8 at a time are 3 writes, not one per change that trickles in.
+import { describe, expect, it, vi } from "vitest";
+import { AccountWriter } from "../../provider/account/writer";
+import type { MediahostClient } from "../../provider/client";
+
+const LATENCY = 5;
+
+function service() {
+  let aliases: Record<string, { prefix?: string }> = {};
+  const calls: string[] = [];
+  const later = () => new Promise((r) => setTimeout(r, LATENCY));
+  const client = {
+    counters: new Map(),
+    roundTripMs: LATENCY,
+    ops: {
+      async getAccount() {
+        calls.push("getAccount");
+        await later();
+        return { alias: "demo", aliases: structuredClone(aliases) };
+      },
+      async updateAccount({ body }: { body: { aliases?: typeof aliases } }) {
+        calls.push("updateAccount");
+        await later();
+        if (body.aliases) aliases = { ...aliases, ...structuredClone(body.aliases) };
+        return {};
+      },
+    },
+  } as unknown as MediahostClient;
+  return { client, calls, aliases: () => aliases };
+}
+
+/** The engine: `total` alias creates, at most `parallel` under way, the next started when one returns. */
+async function engine(writer: AccountWriter, total: number, parallel: number, underWay: { n: number }) {
+  let next = 0;
+  const slot = async (): Promise<void> => {
+    while (next < total) {
+      const i = next++;
+      underWay.n++;
+      // the engine's own turnaround before the step reaches the provider
+      await new Promise((r) => setTimeout(r, 1));
+      try {
+        await writer.submit({
+          alias: { name: `a${i}`, fields: { prefix: `/a${i}` } },
+          resource: `Alias a${i}`,
+        });
+      } finally {
+        underWay.n--;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, slot));
+}
+
+describe("AccountWriter under the engine's --parallel", () => {
+  it("writes once per wave of account steps: 21 changes, 8 at a time, are 3 writes", async () => {
+    const s = service();
+    const underWay = { n: 0 };
+    const writer = new AccountWriter("default", s.client, () => {}, { operationsUnderWay: () => underWay.n });
+    await engine(writer, 21, 8, underWay);
+    expect(Object.keys(s.aliases())).toHaveLength(21);
+    expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(3);
+    // each write is checked by a read after it; a read before it only when the check's read had aged
+    const reads = s.calls.filter((c) => c === "getAccount").length;
+    expect(reads).toBeLessThanOrEqual(2 * 3 + 1);
+  });
+
+  it("waits for other operations under way, whose end lets the engine send more account steps", async () => {
+    const s = service();
+    const underWay = { n: 0 };
+    const writer = new AccountWriter("default", s.client, () => {}, { operationsUnderWay: () => underWay.n });
+    // one slot does other work (a folder) for a while, then an alias change; the others are aliases
+    const other = (async () => {
+      underWay.n++;
+      await new Promise((r) => setTimeout(r, 3 * LATENCY));
+      underWay.n--;
+      underWay.n++;
+      try {
+        await writer.submit({ alias: { name: "late", fields: { prefix: "/late" } }, resource: "Alias late" });
+      } finally {
+        underWay.n--;
+      }
+    })();
+    await Promise.all([engine(writer, 3, 3, underWay), other]);
+    expect(Object.keys(s.aliases())).toHaveLength(4);
+    expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(1);
+  });
+
+  it("writes changes that came together once they stop coming, not after a fixed 150 ms", async () => {
+    vi.useFakeTimers();
+    try {
+      const s = service();
+      const writer = new AccountWriter("default", s.client, () => {}, { operationsUnderWay: () => 3 });
+      const done = Promise.all(
+        [0, 2, 4].map(async (at, i) => {
+          await new Promise((r) => setTimeout(r, at));
+          return writer.submit({
+            alias: { name: `a${i}`, fields: { prefix: "/" } },
+            resource: `Alias a${i}`,
+          });
+        }),
+      );
+      // three changes 2 ms apart: the quiet spell is 25 ms after the last, then a read and the write
+      await vi.advanceTimersByTimeAsync(4 + 25 + LATENCY + 1);
+      expect(s.calls).toEqual(["getAccount", "updateAccount"]);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await done;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
