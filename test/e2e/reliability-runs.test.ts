@@ -293,7 +293,13 @@ describe("runs that go wrong", async () => {
     try {
       const run = await cli(["up", "--refresh", "--yes", "--skip-preview"]);
       expect(run.code).not.toBe(0);
-      expect(run.out).toMatch(/token: HTTP 401: Invalid client credentials/);
+      // the refresh runs with the credentials the last up recorded: the line names the account and the way on
+      const errors = run.out.split("\n").filter((l) => /error: .*refused its credentials/.test(l));
+      expect(errors.length).toBeGreaterThan(0);
+      for (const line of errors) {
+        expect(line).toMatch(/account "default": the service refused its credentials \(Invalid client credentials\)/);
+        expect(line).toMatch(/run `pulumi up` without `--refresh` \(or `pulumi refresh --run-program`\) once/);
+      }
       expect(run.out).not.toMatch(/^\s+at .*\(.*:\d+:\d+\)$/m);
       expect(run.out).not.toContain("rotated-elsewhere-51c0");
     } finally {

@@ -2,8 +2,8 @@
 // built from this repository's own history, and a fresh project outside the repository that
 // installs them from their tarballs with npm (the registry's cache only: nothing is published).
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./toolchain";
@@ -63,9 +63,10 @@ export async function packProvider(
 }
 
 /** The releases recorded in scripts/release/releases.json, oldest first. */
-export async function releases(): Promise<Release[]> {
+// Synchronous: test files list the releases while vitest collects them (no top-level await in CommonJS)
+export function releases(): Release[] {
   const file = join(repoRoot, "scripts/release/releases.json");
-  return (JSON.parse(await readFile(file, "utf8")) as { releases: Release[] }).releases;
+  return (JSON.parse(readFileSync(file, "utf8")) as { releases: Release[] }).releases;
 }
 
 function cacheDir(): string {
