@@ -115,4 +115,19 @@ describe("the floors of the house", () => {
     );
     expect(emulator).toEqual([]);
   });
+
+  it("keeps kind rules in their kinds: no module outside provider/resources names a kind", () => {
+    const kinds = sources("provider/resources")
+      .map((file) => /name: "([A-Z][A-Za-z]+)"/.exec(readFileSync(join(repo, file), "utf8"))?.[1])
+      .filter((name): name is string => name !== undefined);
+    expect(kinds).toContain("Folder");
+    const naming = sources("provider")
+      .filter((file) => !file.startsWith("provider/resources/"))
+      .flatMap((file) => {
+        // string literals only: comments may speak of folders
+        const code = readFileSync(join(repo, file), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+        return kinds.filter((kind) => code.includes(`"${kind}"`)).map((kind) => `${file}: "${kind}"`);
+      });
+    expect(naming).toEqual([]);
+  });
 });
