@@ -277,10 +277,13 @@ export class AccountWriter {
   /**
    * The quiet spell after which no more change is expected: a few times the gap seen between
    * changes arriving together (the engine's own pace), within [MIN_QUIET_MS, coalesceMs]; the
-   * longest until a gap has been seen.
+   * longest until a gap has been seen and the account-update counter is known.
    */
   private quietMs(): number {
-    if (this.arrivalGapMs === undefined) return this.coalesceMs;
+    // until a write has told how many account updates are left (the counter comes back only on
+    // an account update), the first wave is gathered whole: it may be the last writes of the hour
+    if (this.arrivalGapMs === undefined || !this.client.counters.has(ACCOUNT_UPDATE_COUNTER))
+      return this.coalesceMs;
     return Math.min(this.coalesceMs, Math.max(MIN_QUIET_MS, QUIET_PER_GAP * this.arrivalGapMs));
   }
 

@@ -148,7 +148,9 @@ describe("mediahost-drift over three stacks and two accounts", async () => {
     expect(run.stdout).toContain(`| ${names.c} | ❌ error |`);
     expect(run.stdout).toContain(`| ${names.b} | ⚠️ drift |`);
     expect(run.stdout).toContain(`| ${names.a} | ✅ clean |`);
-    expect(run.stdout).toMatch(/token: HTTP 401: Invalid client credentials/);
+    expect(run.stdout).toMatch(
+      /account \\?"default\\?": the service refused its credentials \(Invalid client credentials\).*check `mediahost:clientSecret`/,
+    );
     expect(run.stdout + run.stderr).not.toContain("rotated-elsewhere");
   });
 

@@ -281,7 +281,9 @@ describe("runs that go wrong", async () => {
     try {
       const verbose = await cli(["up", "--yes", "--skip-preview", "-v=8", "--logflow", "--logtostderr"]);
       expect(verbose.code).not.toBe(0);
-      expect(verbose.out).toMatch(/token: HTTP 401/);
+      expect(verbose.out).toMatch(
+        /account \\?"default\\?": the service refused its credentials \(Invalid client credentials\)\. Check `mediahost:clientSecret`/,
+      );
       expect(verbose.out).not.toContain(wrong);
     } finally {
       await p.stack.setConfig("mediahost:clientSecret", { value: "demo-secret", secret: true });

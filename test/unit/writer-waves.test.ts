@@ -8,12 +8,17 @@ import type { MediahostClient } from "../../provider/client";
 
 const LATENCY = 5;
 
-function service() {
+/** The service; `counterKnown`: an earlier account update told the client how many are left. */
+function service(counterKnown = true) {
   let aliases: Record<string, { prefix?: string }> = {};
   const calls: string[] = [];
   const later = () => new Promise((r) => setTimeout(r, LATENCY));
   const client = {
-    counters: new Map(),
+    counters: new Map(
+      counterKnown
+        ? [["rest:post:account", { limit: 50, remaining: 40, reset: Date.now() / 1000 + 3600 }]]
+        : [],
+    ),
     roundTripMs: LATENCY,
     ops: {
       async getAccount() {
@@ -107,6 +112,29 @@ describe("AccountWriter under the engine's --parallel", () => {
       expect(s.calls).toEqual(["getAccount", "updateAccount"]);
       await vi.advanceTimersByTimeAsync(1_000);
       await done;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("gathers the first write whole while the account-update counter is unknown: it may be the hour's last", async () => {
+    vi.useFakeTimers();
+    try {
+      const s = service(false);
+      const writer = new AccountWriter("default", s.client, () => {}, { operationsUnderWay: () => 0 });
+      // the first two come together, the third 60 ms later: still the same write
+      const done = Promise.all(
+        [0, 2, 62].map(async (at, i) => {
+          await new Promise((r) => setTimeout(r, at));
+          return writer.submit({
+            alias: { name: `a${i}`, fields: { prefix: "/" } },
+            resource: `Alias a${i}`,
+          });
+        }),
+      );
+      await vi.advanceTimersByTimeAsync(1_000);
+      await done;
+      expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(1);
     } finally {
       vi.useRealTimers();
     }
