@@ -299,8 +299,12 @@ describe("runs that go wrong", async () => {
       const errors = run.out.split("\n").filter((l) => /error: .*refused its credentials/.test(l));
       expect(errors.length).toBeGreaterThan(0);
       for (const line of errors) {
-        expect(line).toMatch(/account "default": the service refused its credentials \(Invalid client credentials\)/);
-        expect(line).toMatch(/run `pulumi up` without `--refresh` \(or `pulumi refresh --run-program`\) once/);
+        expect(line).toMatch(
+          /account "default": the service refused its credentials \(Invalid client credentials\)/,
+        );
+        expect(line).toMatch(
+          /run `pulumi up` without `--refresh` \(or `pulumi refresh --run-program`\) once/,
+        );
       }
       expect(run.out).not.toMatch(/^\s+at .*\(.*:\d+:\d+\)$/m);
       expect(run.out).not.toContain("rotated-elsewhere-51c0");
