@@ -2,7 +2,7 @@
 // served and when the journal is replayed at start, so the two cannot disagree. A mutation
 // carries its own timestamps and generated ids; applying it either throws before changing
 // anything or succeeds.
-import type { schemas } from "mediahost-contract";
+import { parentOf, type schemas } from "mediahost-contract";
 import { Account, type AliasesUpdate, type Credentials, type EventRecord } from "./accounts";
 import type { BlobStore } from "./blobs";
 import { badRequest, notFound } from "./errors";
@@ -185,7 +185,7 @@ function changeTags(node: TreeNode, how: "addTags" | "removeTags", tags: string[
 /** A JWT request names a folder, or a file whose folder is then the protected one. */
 function protectedFolder(node: TreeNode, path: string, dirOf: (path: string) => DirNode): DirNode {
   if (node.kind === "dir") return node;
-  return dirOf(path.slice(0, path.lastIndexOf("/")) || "/");
+  return dirOf(parentOf(path));
 }
 
 /** Applies mutations and, with --data, makes each durable before the caller answers. */

@@ -7,7 +7,9 @@
 //   mediahost:accounts (secret object) { "<name>": { baseUrl?, clientId, clientSecret } }
 //   MEDIAHOST_BASE_URL, MEDIAHOST_CLIENT_ID, MEDIAHOST_CLIENT_SECRET          -> fallback for "default"
 //   mediahost:operationTimeoutSeconds, mediahost:maxRateLimitWaitSeconds       -> the client's deadlines
+//   MEDIAHOST_OPERATION_TIMEOUT_SECONDS, MEDIAHOST_MAX_RATE_LIMIT_WAIT_SECONDS   -> fallback for those two
 //   MEDIAHOST_JOURNAL_DIR, else $PULUMI_HOME/mediahost/journal                  -> the stack journal
+//   $XDG_CACHE_HOME (else ~/.cache)/pulumi-mediahost/tus-uploads.json          -> unfinished large uploads
 
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
@@ -44,8 +46,11 @@ export const CONFIG_KEYS = [
 export interface Configuration {
   /** Every account the stack names; an account whose keys are missing is the error that says which. */
   readonly accounts: Map<string, Credentials | Error>;
-  /** The client's bounds: each operation's deadline and the longest wait for a rate-limit reset. */
-  readonly client: { deadlineMs?: number; maxRateLimitWaitMs?: number };
+  /**
+   * The client's bounds (each operation's deadline, the longest wait for a rate-limit reset) and
+   * where large uploads keep what resumes them in a later run.
+   */
+  readonly client: { deadlineMs?: number; maxRateLimitWaitMs?: number; uploadResumeFile: string };
   /** Where this machine keeps the stack journal (provider/journal.ts). */
   readonly journalDir: string;
   /** A digest of everything above: equal digests, equal configurations (never the secrets themselves). */
@@ -54,39 +59,63 @@ export interface Configuration {
 
 /** Reads and checks the configuration; a bad setting is an error naming its key and the rule. */
 export function readConfiguration({ config, env }: CredentialSources): Configuration {
-  const maxWait = secondsSetting(config, "maxRateLimitWaitSeconds", 0);
-  const deadline = secondsSetting(config, "operationTimeoutSeconds", 1);
+  const maxWait = secondsSetting(config, env, "maxRateLimitWaitSeconds", 0);
+  const deadline = secondsSetting(config, env, "operationTimeoutSeconds", 1);
   const journalDir =
     env.MEDIAHOST_JOURNAL_DIR || join(env.PULUMI_HOME || join(homedir(), ".pulumi"), "mediahost", "journal");
+  const resumeFile = uploadResumeFile(env);
   const raw = [
     CONFIG_KEYS.map((k) => config(`mediahost:${k}`) ?? null),
-    env.MEDIAHOST_BASE_URL,
-    env.MEDIAHOST_CLIENT_ID,
-    env.MEDIAHOST_CLIENT_SECRET,
+    ENV_KEYS.map((k) => env[k] ?? null),
     journalDir,
+    resumeFile,
   ];
   return {
     accounts: resolveAccounts({ config, env }),
     client: {
       ...(maxWait === undefined ? {} : { maxRateLimitWaitMs: maxWait * 1000 }),
       ...(deadline === undefined ? {} : { deadlineMs: deadline * 1000 }),
+      uploadResumeFile: resumeFile,
     },
     journalDir,
     digest: createHash("sha256").update(JSON.stringify(raw)).digest("hex"),
   };
 }
 
+/** The environment variable each configuration key falls back to. */
+export const ENV_FALLBACK = {
+  baseUrl: "MEDIAHOST_BASE_URL",
+  clientId: "MEDIAHOST_CLIENT_ID",
+  clientSecret: "MEDIAHOST_CLIENT_SECRET",
+  operationTimeoutSeconds: "MEDIAHOST_OPERATION_TIMEOUT_SECONDS",
+  maxRateLimitWaitSeconds: "MEDIAHOST_MAX_RATE_LIMIT_WAIT_SECONDS",
+} as const satisfies Partial<Record<(typeof CONFIG_KEYS)[number], string>>;
+const ENV_KEYS = Object.values(ENV_FALLBACK);
+
+/** Where large uploads keep the URLs that resume them in a later run (tus-js-client's file store). */
+export function uploadResumeFile(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-mediahost", "tus-uploads.json");
+}
+
 /**
- * A number of seconds from the stack config: `mediahost:maxRateLimitWaitSeconds` (how long a call
- * may wait for an exhausted rate-limit counter, default 60, 0 never waits) and
- * `mediahost:operationTimeoutSeconds` (each API operation's deadline, retries included, default 30).
+ * A number of seconds from the stack config, else its environment variable:
+ * `mediahost:maxRateLimitWaitSeconds` (how long a call may wait for an exhausted rate-limit
+ * counter, default 60, 0 never waits) and `mediahost:operationTimeoutSeconds` (each API
+ * operation's deadline, retries included, default 30).
  */
-function secondsSetting(config: ConfigReader, name: string, min: number): number | undefined {
-  const raw = config(`mediahost:${name}`);
+function secondsSetting(
+  config: ConfigReader,
+  env: NodeJS.ProcessEnv,
+  name: "maxRateLimitWaitSeconds" | "operationTimeoutSeconds",
+  min: number,
+): number | undefined {
+  const fromConfig = config(`mediahost:${name}`);
+  const raw = fromConfig ?? env[ENV_FALLBACK[name]];
   if (raw === undefined || raw === "") return undefined;
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds < min) {
-    throw new ProviderError(`mediahost:${name}: must be a number of seconds >= ${min}, got "${raw}"`);
+    const where = fromConfig === undefined ? ENV_FALLBACK[name] : `mediahost:${name}`;
+    throw new ProviderError(`${where}: must be a number of seconds >= ${min}, got "${raw}"`);
   }
   return seconds;
 }
@@ -94,9 +123,9 @@ function secondsSetting(config: ConfigReader, name: string, min: number): number
 /** Every account the stack names, by name. Errors name the config key at fault, never a value. */
 export function resolveAccounts({ config, env }: CredentialSources): Map<string, Credentials | Error> {
   const accounts = new Map<string, Credentials | Error>();
-  const baseUrl = config("mediahost:baseUrl") ?? env.MEDIAHOST_BASE_URL;
-  const clientId = config("mediahost:clientId") ?? env.MEDIAHOST_CLIENT_ID;
-  const clientSecret = config("mediahost:clientSecret") ?? env.MEDIAHOST_CLIENT_SECRET;
+  const baseUrl = config("mediahost:baseUrl") ?? env[ENV_FALLBACK.baseUrl];
+  const clientId = config("mediahost:clientId") ?? env[ENV_FALLBACK.clientId];
+  const clientSecret = config("mediahost:clientSecret") ?? env[ENV_FALLBACK.clientSecret];
   accounts.set(DEFAULT_ACCOUNT, completeOrError("mediahost", { baseUrl, clientId, clientSecret }));
 
   const raw = config("mediahost:accounts");

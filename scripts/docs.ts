@@ -4,15 +4,19 @@
 //   rules), what delete does and what drift is visible;
 // - docs/api.md's table of operations, from the contract (mediahost-contract) and the client's
 //   policy per operation (provider/client/policy.ts);
-// - the native face's package schema, provider/native/schema.json (scripts/schema.ts).
+// - the native face's package schema, provider/native/schema.json (scripts/schema.ts);
+// - the SDK's export lists: the native face's classes (sdk/native.ts) and the data functions of
+//   both faces (sdk/functions.ts, sdk/native.ts), from the kinds and provider/functions.ts.
 // `npm run docs` writes them between their markers; unit tests fail when a document and the code
 // disagree.
 //
 //   npm run docs
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type OperationName, type OperationSpec, operations } from "mediahost-contract";
 import { policies } from "../provider/client/policy";
+import { dataFunctions } from "../provider/functions";
 import { kinds } from "../provider/resources";
 import type { Kind } from "../provider/resources/kind";
 import { SCHEMA_FILE, schemaText } from "./schema";
@@ -86,6 +90,47 @@ export function operationsTable(): string {
   ].join("\n");
 }
 
+export const EXPORTS_START =
+  "// exports:start (made by `npm run docs` from provider/resources and provider/functions.ts)";
+export const EXPORTS_END = "// exports:end";
+
+/** The names a destructuring export lists, wrapped as biome formats them. */
+function names(list: string[], indent = "  "): string {
+  return list.map((n) => `${indent}${n},`).join("\n");
+}
+
+/** Every data function, and its Output form, as the SDKs export them. */
+function functionNames(): string[] {
+  return Object.keys(dataFunctions).flatMap((name) => [name, `${name}Output`]);
+}
+
+/** The data functions' export list, destructured from the module's `functions`. */
+function functionList(): string[] {
+  return ["export const {", names(functionNames()), "} = functions;"];
+}
+
+/** sdk/functions.ts's exports: the dynamic face's data functions. */
+export function functionExports(): string {
+  return [EXPORTS_START, ...functionList(), EXPORTS_END].join("\n");
+}
+
+/** sdk/native.ts's exports: the native classes of every kind, their argument types, and the data functions. */
+export function nativeExports(): string {
+  const kindNames = Object.keys(kinds).sort();
+  return [
+    EXPORTS_START,
+    "export const {",
+    names(kindNames),
+    "} = native;",
+    ...kindNames.map((k) => `export type ${k} = native.${k};`),
+    "export type {",
+    names(kindNames.map((k) => `${k}Args`)),
+    '} from "./resources";',
+    ...functionList(),
+    EXPORTS_END,
+  ].join("\n");
+}
+
 /** `text` with what stands between `start` and `end` replaced by `block` (which carries the markers). */
 function between(text: string, start: string, end: string, block: string, file: string): string {
   const from = text.indexOf(start);
@@ -104,6 +149,12 @@ export function withOperations(api: string): string {
   return between(api, OPERATIONS_START, OPERATIONS_END, operationsTable(), "docs/api.md");
 }
 
+/** An SDK module with its export lists replaced by the ones the kinds and data functions make. */
+export function withExports(text: string, file: "sdk/functions.ts" | "sdk/native.ts"): string {
+  const block = file === "sdk/native.ts" ? nativeExports() : functionExports();
+  return between(text, EXPORTS_START, EXPORTS_END, block, file);
+}
+
 if (require.main === module) {
   const root = join(__dirname, "..", "..");
   writeFileSync(join(root, SCHEMA_FILE), schemaText());
@@ -111,7 +162,17 @@ if (require.main === module) {
   writeFileSync(readme, withTable(readFileSync(readme, "utf8")));
   const api = join(root, "docs", "api.md");
   writeFileSync(api, withOperations(readFileSync(api, "utf8")));
+  const sdkFiles = ["sdk/functions.ts", "sdk/native.ts"] as const;
+  for (const file of sdkFiles) {
+    writeFileSync(join(root, file), withExports(readFileSync(join(root, file), "utf8"), file));
+  }
+  // the lists as the formatter lays them out (the test compares them whitespace aside)
+  execFileSync(join(root, "node_modules", ".bin", "biome"), ["format", "--write", ...sdkFiles], {
+    cwd: root,
+    stdio: "ignore",
+  });
   process.stdout.write(
-    `README.md: resource table written; docs/api.md: operations written; ${SCHEMA_FILE}: package schema written\n`,
+    `README.md: resource table written; docs/api.md: operations written; ${SCHEMA_FILE}: package schema written; ` +
+      "sdk/functions.ts, sdk/native.ts: export lists written\n",
   );
 }

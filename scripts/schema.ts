@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { z } from "zod";
+import { ENV_FALLBACK } from "../provider/config";
 import { dataFunctions } from "../provider/functions";
 import { kinds } from "../provider/resources";
 import type { Kind } from "../provider/resources/kind";
@@ -199,18 +200,18 @@ function providerConfig(types: Types): Record<string, Spec> {
     baseUrl: {
       type: "string",
       description: "The API's base URL (`https://…`; plain `http://` only for loopback addresses).",
-      defaultInfo: { environment: ["MEDIAHOST_BASE_URL"] },
+      defaultInfo: { environment: [ENV_FALLBACK.baseUrl] },
     },
     clientId: {
       type: "string",
       description: "API client ID.",
-      defaultInfo: { environment: ["MEDIAHOST_CLIENT_ID"] },
+      defaultInfo: { environment: [ENV_FALLBACK.clientId] },
     },
     clientSecret: {
       type: "string",
       description: "API client secret.",
       secret: true,
-      defaultInfo: { environment: ["MEDIAHOST_CLIENT_SECRET"] },
+      defaultInfo: { environment: [ENV_FALLBACK.clientSecret] },
     },
     accounts: {
       type: "object",
@@ -221,11 +222,13 @@ function providerConfig(types: Types): Record<string, Spec> {
     operationTimeoutSeconds: {
       type: "number",
       description: "Each API operation's deadline, retries, token requests and checks included (default 30).",
+      defaultInfo: { environment: [ENV_FALLBACK.operationTimeoutSeconds] },
     },
     maxRateLimitWaitSeconds: {
       type: "number",
       description:
         "How long a call may wait for an exhausted rate-limit counter to reset before failing (default 60; 0 never waits).",
+      defaultInfo: { environment: [ENV_FALLBACK.maxRateLimitWaitSeconds] },
     },
   };
 }

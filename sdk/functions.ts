@@ -95,6 +95,12 @@ export function dataFunctionsOn(run: Runner) {
 type Impl = typeof import("./functions-impl");
 let impl: Impl | undefined;
 
+const functions = dataFunctionsOn((name, args) => {
+  impl ??= require("./functions-impl") as Impl;
+  return impl.run(name, args);
+});
+
+// exports:start (made by `npm run docs` from provider/resources and provider/functions.ts)
 export const {
   getAccount,
   getAccountOutput,
@@ -110,7 +116,5 @@ export const {
   getUserOutput,
   listFolder,
   listFolderOutput,
-} = dataFunctionsOn((name, args) => {
-  impl ??= require("./functions-impl") as Impl;
-  return impl.run(name, args);
-});
+} = functions;
+// exports:end

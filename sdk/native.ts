@@ -10,27 +10,6 @@ import * as pulumi from "@pulumi/pulumi";
 import { dataFunctionsOn } from "./functions";
 import { native } from "./resources";
 
-export const { AccountSettings, Alias, CustomDomain, File, Folder, FolderMeta, FolderOptions, SubAccount } =
-  native;
-export type AccountSettings = native.AccountSettings;
-export type Alias = native.Alias;
-export type CustomDomain = native.CustomDomain;
-export type File = native.File;
-export type Folder = native.Folder;
-export type FolderMeta = native.FolderMeta;
-export type FolderOptions = native.FolderOptions;
-export type SubAccount = native.SubAccount;
-export type {
-  AccountSettingsArgs,
-  AliasArgs,
-  CustomDomainArgs,
-  FileArgs,
-  FolderArgs,
-  FolderMetaArgs,
-  FolderOptionsArgs,
-  SubAccountArgs,
-} from "./resources";
-
 /** One account's credentials under a provider's `accounts`. */
 export interface AccountCredentials {
   /** The API's base URL (default: the provider's `baseUrl`). */
@@ -81,9 +60,41 @@ export class Provider extends pulumi.ProviderResource {
   }
 }
 
-type Functions = typeof import("../provider/functions");
-let functions: Functions | undefined;
+type Declarations = typeof import("../provider/functions");
+let declarations: Declarations | undefined;
 
+const functions = dataFunctionsOn(async (name, args, opts) => {
+  const result = (await pulumi.runtime.invoke(`mediahost:index:${name}`, args, opts)) as Record<
+    string,
+    unknown
+  >;
+  // which results are secrets, as the function declares it (loaded on the first call)
+  declarations ??= require("../provider/functions") as Declarations;
+  for (const key of declarations.dataFunctions[name].secrets ?? []) result[key] = pulumi.secret(result[key]);
+  return result;
+});
+
+// exports:start (made by `npm run docs` from provider/resources and provider/functions.ts)
+export const { AccountSettings, Alias, CustomDomain, File, Folder, FolderMeta, FolderOptions, SubAccount } =
+  native;
+export type AccountSettings = native.AccountSettings;
+export type Alias = native.Alias;
+export type CustomDomain = native.CustomDomain;
+export type File = native.File;
+export type Folder = native.Folder;
+export type FolderMeta = native.FolderMeta;
+export type FolderOptions = native.FolderOptions;
+export type SubAccount = native.SubAccount;
+export type {
+  AccountSettingsArgs,
+  AliasArgs,
+  CustomDomainArgs,
+  FileArgs,
+  FolderArgs,
+  FolderMetaArgs,
+  FolderOptionsArgs,
+  SubAccountArgs,
+} from "./resources";
 export const {
   getAccount,
   getAccountOutput,
@@ -99,13 +110,5 @@ export const {
   getUserOutput,
   listFolder,
   listFolderOutput,
-} = dataFunctionsOn(async (name, args, opts) => {
-  const result = (await pulumi.runtime.invoke(`mediahost:index:${name}`, args, opts)) as Record<
-    string,
-    unknown
-  >;
-  // which results are secrets, as the function declares it (loaded on the first call)
-  functions ??= require("../provider/functions") as Functions;
-  for (const key of functions.dataFunctions[name].secrets ?? []) result[key] = pulumi.secret(result[key]);
-  return result;
-});
+} = functions;
+// exports:end

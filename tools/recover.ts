@@ -121,10 +121,7 @@ async function main(argv: string[]): Promise<number> {
     let id: string;
     try {
       // the account singleton's id is the account's alias, which only a read tells
-      id = kind.id(
-        create.inputs as never,
-        kind.name === "AccountSettings" ? await aliasOf(create, what) : undefined,
-      );
+      id = kind.id(create.inputs as never, kind.singleton ? await aliasOf(create, what) : undefined);
     } catch {
       progress(`${create.urn}: skipped (its id is not known from its inputs)`);
       continue;

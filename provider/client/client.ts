@@ -46,6 +46,8 @@ export interface ClientOptions {
   attemptTimeoutMs?: number;
   /** Token lifetime to ask for (5..604800 s); the service default is 1200 s. */
   tokenLifetimeSeconds?: number;
+  /** Where large (tus) uploads keep their URLs, to resume in a later run. Default: none kept. */
+  uploadResumeFile?: string;
   dispatcher?: Dispatcher;
   tokenCache?: TokenCache;
   /** Retries, waits and token renewals, for progress logs and tests. */
@@ -109,6 +111,8 @@ export class MediahostClient {
   readonly counters = new Map<string, CounterState>();
   /** How long an answer takes to come, smoothed over this client's calls (undefined before the first). */
   roundTripMs?: number;
+  /** Where large (tus) uploads keep their URLs, to resume in a later run (none: not kept). */
+  readonly uploadResumeFile?: string;
 
   private readonly clientId: string;
   private readonly clientSecret: string;
@@ -143,6 +147,7 @@ export class MediahostClient {
     this.deadlineMs = options.deadlineMs ?? 30_000;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
     this.tokenLifetime = options.tokenLifetimeSeconds;
+    this.uploadResumeFile = options.uploadResumeFile;
     this.onEvent = options.onEvent ?? (() => {});
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? sleepFor;

@@ -5,8 +5,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname } from "node:path";
 import type * as Tus from "tus-js-client";
 import type { MediahostClient } from "./client";
 import { MediahostError, ProviderError } from "./errors";
@@ -139,15 +138,6 @@ async function readAll(file: string): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-/** Where tus-js-client keeps the upload URLs of unfinished uploads, to resume them in a later run. */
-export function resumeStore(): string {
-  return join(
-    process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-    "pulumi-mediahost",
-    "tus-uploads.json",
-  );
-}
-
 async function tusUpload(
   client: MediahostClient,
   path: string,
@@ -166,8 +156,9 @@ async function tusUpload(
   const link = loose(await client.ops.getTusUrl({ query: { location, expiresIn: TUS_LINK_SECONDS } }));
   const endpoint = typeof link === "string" ? link : (link as { url?: string })?.url;
   if (!endpoint) throw new ProviderError("the service's tus link answer names no URL");
-  const store = resumeStore();
-  await mkdir(join(store, ".."), { recursive: true });
+  // where unfinished uploads are kept to resume in a later run (provider/config.ts); none: not kept
+  const store = client.uploadResumeFile;
+  if (store) await mkdir(dirname(store), { recursive: true });
   // loaded only for a large upload: most runs never need it
   const tus: typeof Tus = await import("tus-js-client");
   // FileUrlStorage is in the Node build of tus-js-client, not in its type declarations
@@ -181,9 +172,9 @@ async function tusUpload(
       chunkSize: TUS_CHUNK,
       metadata: { filename: path, ...(options.contentType ? { filetype: options.contentType } : {}) },
       retryDelays: [0, 1000, 3000, 5000],
-      urlStorage: new FileUrlStorage(store),
+      ...(store ? { urlStorage: new FileUrlStorage(store) } : {}),
       fingerprint: async () => options.fingerprint,
-      storeFingerprintForResuming: true,
+      storeFingerprintForResuming: !!store,
       removeFingerprintOnSuccess: true,
       onProgress: (sent, total) => {
         const tenth = Math.floor((sent / total) * 10);

@@ -171,6 +171,7 @@ export const accountSettings = defineKind({
   },
   replaceOn: [],
   id: (_i, accountAlias) => accountAlias ?? "account",
+  singleton: true,
   // the account singleton: its id is the account's alias, which the read checks
   importing: { identity: () => ({}) },
   judgedBy: { fetching: schemas.FetchingUpdate },

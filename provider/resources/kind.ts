@@ -115,6 +115,8 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
   rehome?(otherId: string, from: string, to: string): string;
   /** The object's natural key in its account, which is the resource's id (the account's alias for a singleton). */
   id(inputs: z.output<S>, accountAlias?: string): string;
+  /** One object per account (the account's own settings): its id is the account's alias, which only a read tells. */
+  readonly singleton?: boolean;
   readonly docs: KindDocs;
   /**
    * The kind writes through the account writer, which checks the account on the read it makes

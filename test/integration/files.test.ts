@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resumeStore, uploadFingerprint } from "../../provider/client/transfer";
+import { uploadFingerprint } from "../../provider/client/transfer";
+import { uploadResumeFile } from "../../provider/config";
 import { putFile } from "./helpers/files";
 import { type Harness, startHarness } from "./helpers/harness";
 
@@ -185,7 +186,7 @@ describe("File from a local source", () => {
         uploadSize: big.length,
         chunkSize: 8 * 1024 * 1024,
         metadata: { filename: path },
-        urlStorage: new FileUrlStorage(resumeStore()),
+        urlStorage: new FileUrlStorage(uploadResumeFile(process.env)),
         fingerprint: async () => uploadFingerprint(h.emulator.url, "demo", path, sha(big)),
         storeFingerprintForResuming: true,
         onChunkComplete: () => void up.abort().then(() => resolve()),

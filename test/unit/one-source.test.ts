@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as provider from "../../provider";
 import { kinds } from "../../provider/resources";
 import type { Kind } from "../../provider/resources/kind";
-import { inputsOf, operationsTable, resourceTable } from "../../scripts/docs";
+import { functionExports, inputsOf, nativeExports, operationsTable, resourceTable } from "../../scripts/docs";
 import { SCHEMA_FILE, schemaText } from "../../scripts/schema";
 
 const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
@@ -21,6 +21,14 @@ describe("one source for each kind's shape", () => {
 
   it("the native face's package schema is the one the kinds, the data functions and the configuration make (run `npm run docs`)", () => {
     expect(readFileSync(join(__dirname, "../..", SCHEMA_FILE), "utf8")).toBe(schemaText());
+  });
+
+  it("the SDK's export lists are the ones the kinds and the data functions make (run `npm run docs` after adding one)", () => {
+    // whitespace aside: the formatter lays the lists out
+    const squash = (text: string) => text.replace(/\s+/g, "").replaceAll(",}", "}");
+    const sdk = (file: string) => squash(readFileSync(join(__dirname, "../..", file), "utf8"));
+    expect(sdk("sdk/native.ts")).toContain(squash(nativeExports()));
+    expect(sdk("sdk/functions.ts")).toContain(squash(functionExports()));
   });
 
   it("docs/api.md's table of operations is the one the contract and the client's policy make (run `npm run docs`)", () => {
