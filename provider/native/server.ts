@@ -12,11 +12,12 @@ import type * as ProviderGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
 import { MediahostError } from "../client";
-import { CONFIG_KEYS, type Configuration, readConfiguration } from "../config";
+import { CONFIG_KEYS, type Configuration, DEFAULT_ACCOUNT, readConfiguration } from "../config";
+import { containsUnknown } from "../diff";
 import { isExpected, ProviderError } from "../errors";
 import { argumentsOf, type DataFunctionName, dataFunctions } from "../functions";
 import { HIDDEN_KEYS } from "../hidden";
-import { Lifecycle } from "../lifecycle";
+import { type CheckFailure, Lifecycle } from "../lifecycle";
 import { setLogSink } from "../log";
 import { kindByName } from "../resources";
 import type { Kind } from "../resources/kind";
@@ -99,6 +100,62 @@ function unimplemented(name: string) {
     );
 }
 
+/**
+ * What is wrong with a provider's configuration, key by key, before anything runs (a preview):
+ * unknown keys, bad settings, an account whose credentials cannot make a client, and a
+ * configuration that reaches no account at all. Values still unknown (a preview of a provider
+ * whose arguments come from other resources) are judged once known, at Configure.
+ */
+export function configFailures(news: Props): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const known = new Set<string>([...CONFIG_KEYS, "version"]);
+  for (const key of Object.keys(news)) {
+    if (!known.has(key)) {
+      failures.push({
+        property: key,
+        reason: `unknown configuration key mediahost:${key} (known: ${CONFIG_KEYS.join(", ")})`,
+      });
+    }
+  }
+  const settled = Object.fromEntries(Object.entries(news).filter(([, v]) => !containsUnknown(v)));
+  let configuration: Configuration;
+  try {
+    configuration = readConfiguration({ config: configReader(settled), env: process.env });
+  } catch (err) {
+    if (!isExpected(err)) throw err;
+    const message = (err as Error).message;
+    const key = /mediahost:(\w+)/.exec(message)?.[1] ?? "accounts";
+    return [...failures, { property: key, reason: message }];
+  }
+  let usable = 0;
+  for (const [name, credentials] of configuration.accounts) {
+    // the key the account's credentials come from: the top-level ones, or its entry under accounts
+    const property = name === DEFAULT_ACCOUNT ? undefined : "accounts";
+    if (credentials instanceof Error) {
+      // not every provider uses its top-level credentials (an `accounts` map may be all it has)
+      if (property) failures.push({ property, reason: credentials.message });
+      continue;
+    }
+    try {
+      new Session(configuration).context(property ? name : undefined);
+      usable++;
+    } catch (err) {
+      if (!isExpected(err)) throw err;
+      const reason = (err as Error).message;
+      failures.push({ property: property ?? /^(\w+)/.exec(reason)?.[1] ?? "baseUrl", reason });
+    }
+  }
+  const unknownCredentials = ["baseUrl", "clientId", "clientSecret", "accounts"].some(
+    (k) => k in news && !(k in settled),
+  );
+  if (usable === 0 && failures.length === 0 && !unknownCredentials) {
+    const missing = configuration.accounts.get(DEFAULT_ACCOUNT);
+    const reason = missing instanceof Error ? missing.message : "no account is configured";
+    failures.push({ property: /mediahost\.(\w+)/.exec(reason)?.[1] ?? "clientId", reason });
+  }
+  return failures;
+}
+
 /** The provider: one per plugin process, which the engine starts per provider instance. */
 export class NativeProvider {
   private lifecycle?: Lifecycle;
@@ -164,32 +221,13 @@ export class NativeProvider {
     }),
 
     checkConfig: serve(async (req: ProviderPb.CheckRequest) => {
-      const news = decode(req.getNews());
-      const failures: ProviderPb.CheckFailure[] = [];
-      const known = new Set<string>([...CONFIG_KEYS, "version"]);
-      for (const key of Object.keys(news.props)) {
-        if (!known.has(key)) {
-          failures.push(
-            new providerPb.CheckFailure()
-              .setProperty(key)
-              .setReason(`unknown configuration key mediahost:${key} (known: ${CONFIG_KEYS.join(", ")})`),
-          );
-        }
-      }
-      try {
-        const configuration = readConfiguration({ config: configReader(news.props), env: process.env });
-        for (const [name, credentials] of configuration.accounts) {
-          if (credentials instanceof Error) continue; // not every stack names every account
-          new Session(configuration).context(name === "default" ? undefined : name);
-        }
-      } catch (err) {
-        if (!isExpected(err)) throw err;
-        const message = (err as Error).message;
-        const key = /^(?:mediahost:)?(\w+)/.exec(message)?.[1] ?? "baseUrl";
-        failures.push(new providerPb.CheckFailure().setProperty(key).setReason(message));
-      }
+      const news = decode(req.getNews()).props;
       const res = new providerPb.CheckResponse().setInputs(req.getNews());
-      res.setFailuresList(failures);
+      res.setFailuresList(
+        configFailures(news).map((f) =>
+          new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason),
+        ),
+      );
       return res;
     }),
 

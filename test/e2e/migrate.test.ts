@@ -29,6 +29,12 @@ describe("a dynamic stack moved to the native face", async () => {
     // the quickstart as a user's own project, outside the repository
     dir = await mkdtemp(join(tmpdir(), "mediahost-migrate-"));
     await cp(join(repoRoot, "examples/quickstart"), dir, { recursive: true });
+    // and a sub-account, which the API cannot read: the move reads nothing, so it moves too
+    const quickstart = await readFile(join(dir, "index.ts"), "utf8");
+    await writeFile(
+      join(dir, "index.ts"),
+      `${quickstart}\nexport const team = new mediahost.SubAccount("team", { alias: "migrate-team" }).alias;\n`,
+    );
     await writeFile(join(dir, "package.json"), JSON.stringify({ name: "migrate", main: "index.ts" }));
     await linkCheckout(dir);
     p = await openProject(toolchain, {
@@ -37,7 +43,7 @@ describe("a dynamic stack moved to the native face", async () => {
       env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
     });
     const up = await p.stack.up();
-    expect(up.summary.resourceChanges).toMatchObject({ create: 14 });
+    expect(up.summary.resourceChanges).toMatchObject({ create: 15 });
   });
   afterAll(async () => {
     await p?.dispose();
@@ -70,7 +76,8 @@ describe("a dynamic stack moved to the native face", async () => {
     const saved = (await p.stateFile()) as SavedState;
     const types = (saved.checkpoint.latest.resources ?? []).map((r) => r.type);
     expect(types.filter((t) => t.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
-    expect(types.filter((t) => t.startsWith("mediahost:index:"))).toHaveLength(13);
+    expect(types.filter((t) => t.startsWith("mediahost:index:"))).toHaveLength(14);
+    expect(types).toContain("mediahost:index:SubAccount");
   });
 
   it("previews a refresh with no changes afterwards, and goes on as a native stack", async () => {
@@ -82,5 +89,6 @@ describe("a dynamic stack moved to the native face", async () => {
     const destroyed = await p.stack.destroy();
     expect(destroyed.summary.result).toBe("succeeded");
     expect(p.emulator.control.state().tree.filter((e) => e.path !== "/")).toEqual([]);
+    expect(p.emulator.control.state().subAccounts).not.toContain("migrate-team");
   });
 });
