@@ -207,12 +207,23 @@ export const accountSettings = defineKind({
   async read(ctx, olds, scope) {
     const live = await ctx.account.account();
     if (scope === "all") {
-      // an import: what the account holds (its write-only credentials cannot be read back)
-      const fetching = readableFetching(live.fetching);
+      // an import: what the account holds. Fetching with credentials (a password, an S3 secret
+      // key) is left out: the service never shows them, so no program could declare it as it is
+      const fetching = readableFetching(live.fetching) as
+        | { enabled: boolean; type?: string; http?: { auth?: { enabled?: boolean } } }
+        | undefined;
+      const secret =
+        fetching?.type === "s3" ? "S3 secret key" : fetching?.http?.auth?.enabled ? "password" : "";
+      if (fetching?.enabled && secret) {
+        ctx.warn(
+          `AccountSettings: remote fetching is left unmanaged: its ${secret} is write-only, so the service cannot ` +
+            "show it to be declared; to manage fetching, add it to the program with its secret",
+        );
+      }
       return {
         cdnUrl: live.cdnURL,
         minify: typeof live.minify?.enabled === "boolean" ? { enabled: live.minify.enabled } : undefined,
-        ...(fetching?.enabled ? { fetching } : {}),
+        ...(fetching?.enabled && !secret ? { fetching } : {}),
       };
     }
     return {

@@ -49,6 +49,7 @@ describe("the native face with the real CLI", async () => {
 
   let p: Project;
   let before: EmulatorState;
+  let accountAlias = "";
   const state = () => p.emulator.control.state();
   beforeAll(async () => {
     p = await openProject(toolchain, {
@@ -64,6 +65,7 @@ describe("the native face with the real CLI", async () => {
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toMatchObject({ create: 14 });
     expect(up.outputs.shoesUrl?.value).toMatch(/^https:\/\/.+\/products\/shoes$/);
+    accountAlias = String(up.outputs.accountAlias?.value);
     const s = state();
     expect(s.tree.map((e) => e.path)).toEqual(
       expect.arrayContaining(["/products/shoes", "/assets/watermark.png"]),
@@ -101,6 +103,46 @@ describe("the native face with the real CLI", async () => {
     const fixed = await p.stack.up({ refresh: true });
     expect(fixed.summary.resourceChanges).toMatchObject({ update: 1 });
     expect(state().meta["/products/shoes"]?.title).toBe("Shoes");
+  });
+
+  it("previews which property forces a replace, and reads tags as a set", async () => {
+    await p.stack.setConfig("domain", { value: "cdn.example.com" });
+    try {
+      const env = { ...toolchain.env, ...p.backend.envVars };
+      const preview = await run(
+        "pulumi",
+        ["preview", "--json", "--non-interactive", "--stack", p.stack.name],
+        join(repoRoot, "examples/native"),
+        env,
+      );
+      expect(preview.code, preview.out).toBe(0);
+      const steps = (
+        JSON.parse(preview.out.slice(preview.out.indexOf("{"))) as {
+          steps: {
+            op: string;
+            urn: string;
+            replaceReasons?: string[];
+            detailedDiff?: Record<string, { kind: string }>;
+          }[];
+        }
+      ).steps.filter((step) => step.urn.endsWith("mediahost:index:CustomDomain::web-domain"));
+      expect(steps.map((step) => step.op)).toEqual(["replace"]);
+      const replacing = steps[0];
+      expect(replacing?.detailedDiff).toEqual({
+        domain: expect.objectContaining({ kind: "update-replace" }),
+      });
+      expect(replacing?.replaceReasons).toEqual(["domain"]);
+    } finally {
+      await p.stack.removeConfig("domain");
+    }
+    // the same tags in another order, set out of band: a set, so nothing changed
+    await p.api.ops.removeTags({
+      query: { filename: "/products/shoes" },
+      body: { tags: ["catalog", "shoes"] },
+    });
+    await p.api.ops.addTags({ query: { filename: "/products/shoes" }, body: { tags: ["shoes", "catalog"] } });
+    expect(state().meta["/products/shoes"]?.tags).toEqual(["shoes", "catalog"]);
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
   });
 
   it("imports objects into a new program, whose generated TypeScript previews with no changes", async () => {
@@ -150,6 +192,8 @@ describe("the native face with the real CLI", async () => {
             { type: "mediahost:index:Alias", name: "web", id: "web" },
             { type: "mediahost:index:File", name: "readme", id: "/legacy/readme.txt" },
             { type: "mediahost:index:CustomDomain", name: "web-domain", id: "web/img.example.com" },
+            // the account singleton, by the account's alias
+            { type: "mediahost:index:AccountSettings", name: "settings", id: accountAlias },
           ],
         }),
       );
@@ -185,8 +229,15 @@ describe("the native face with the real CLI", async () => {
       expect(code).toContain('from "pulumi-mediahost/native"');
       expect(code).toMatch(/new mediahost\.FolderMeta\("legacy-meta", \{[\s\S]*title: "Legacy"/);
       expect(code).toMatch(/new mediahost\.File\("readme", \{[\s\S]*content: "hello\\n"/);
+      // the settings as read: fetching with a password (write-only) is left out, and the import says so
+      expect(code).toMatch(
+        /new mediahost\.AccountSettings\("settings", \{[\s\S]*minify: \{[\s\S]*enabled: true/,
+      );
+      expect(code).not.toMatch(/fetching/);
+      expect(imported.out).toMatch(/remote fetching is left unmanaged: its password is write-only/);
+      expect(imported.out).not.toContain(ORIGIN_PASSWORD);
       const preview = await stack.preview({ expectNoChanges: true });
-      expect(preview.changeSummary).toEqual({ same: 7 });
+      expect(preview.changeSummary).toEqual({ same: 8 });
       // a SubAccount cannot be read, and its import says so in one line; an id of nothing, too
       const refused = await run(
         "pulumi",
@@ -243,6 +294,14 @@ describe("the native face with the real CLI", async () => {
     expect(after.tree).toEqual(before.tree);
     expect(after.meta).toEqual(before.meta);
     expect(after.options).toEqual(before.options);
+    // the API cannot delete an alias, and this service merges the map: the stack's stay, each named in a warning
+    expect(after.account.aliases).toMatchObject(before.account.aliases ?? {});
+    for (const name of ["web", "thumbs"])
+      expect(destroyed.stdout).toContain(
+        `Alias ${name}: the service kept the alias after it was written out`,
+      );
+    // the account's settings are a singleton that cannot be deleted: without resetOnDelete they stay as set
+    expect(after.account.minify).toEqual({ enabled: true });
   });
 });
 
@@ -266,7 +325,7 @@ describe("two explicit native providers, one account each", async () => {
   });
   afterAll(() => p?.dispose());
 
-  it("writes each account through its own provider, keeps both secrets out of the state, and destroys both", async () => {
+  it("writes each account through its own provider and keeps both secrets out of the state", async () => {
     const up = await p.stack.up();
     expect(up.summary.result).toBe("succeeded");
     expect(up.outputs.euAccount?.value).toBe("eu");
@@ -280,6 +339,66 @@ describe("two explicit native providers, one account each", async () => {
       expect(p.output.join(""), secret).not.toContain(secret);
     }
     await p.stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("takes new credentials of the same account without replacing anything", async () => {
+    const rotated = `${EU.clientSecret}-rotated`;
+    await p.emulator.control.rotateClient(EU.clientId, rotated);
+    await p.stack.setConfig("euClientSecret", { value: rotated, secret: true });
+    try {
+      const up = await p.stack.up();
+      expect(up.summary.result).toBe("succeeded");
+      const changes = up.summary.resourceChanges ?? {};
+      expect(changes.replace ?? 0).toBe(0);
+      expect(changes.create ?? 0).toBe(0);
+      expect(changes.delete ?? 0).toBe(0);
+      await p.stack.preview({ refresh: true, expectNoChanges: true });
+      expect(plaintextLocations(await p.stateFile(), rotated)).toEqual([]);
+    } finally {
+      await p.emulator.control.rotateClient(EU.clientId, EU.clientSecret);
+      await p.stack.setConfig("euClientSecret", { value: EU.clientSecret, secret: true });
+    }
+  });
+
+  it("refuses credentials that now reach another account, writing nothing there", async () => {
+    await p.stack.setConfig("euClientId", { value: US.clientId });
+    await p.stack.setConfig("euClientSecret", { value: US.clientSecret, secret: true });
+    // a change to write: an unchanged resource is not touched, and its next read refuses instead
+    await p.stack.setConfig("euTitle", { value: "Media (eu, renamed)" });
+    try {
+      const before = p.emulator.control.requests(0).next;
+      const failed = await p.stack.up().then(
+        () => "",
+        (e: Error) => String(e),
+      );
+      expect(failed).toMatch(
+        /refusing to act: it belongs to account "eu" but the credentials .*now reach account "us"/,
+      );
+      const writes = p.emulator.control
+        .requests(before)
+        .requests.filter(
+          (r) => r.account === "us" && !/^(token|get|list|stat|readdir)/.test(r.operation ?? ""),
+        );
+      expect(writes).toEqual([]);
+      expect(p.emulator.control.state("eu").meta["/media-eu"]?.title).toBe("Media (eu)");
+      // a refresh with those credentials refuses too, rather than finding the eu objects gone
+      const refresh = await p.stack.refresh().then(
+        () => "",
+        (e: Error) => String(e),
+      );
+      expect(refresh).toMatch(/refusing to act: it belongs to account "eu"/);
+    } finally {
+      await p.stack.removeConfig("euTitle");
+      await p.stack.setConfig("euClientId", { value: EU.clientId });
+      await p.stack.setConfig("euClientSecret", { value: EU.clientSecret, secret: true });
+    }
+    // the refused up recorded the provider's new credentials, as Pulumi does: the next up records these
+    const up = await p.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("destroys what it made in both accounts", async () => {
     const destroyed = await p.stack.destroy();
     expect(destroyed.summary.result).toBe("succeeded");
     expect(p.emulator.control.state("eu").tree).toEqual([]);

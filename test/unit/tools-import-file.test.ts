@@ -52,7 +52,7 @@ describe("importDocumentOf", () => {
   it("says what import cannot take: binary and large files, credentials it cannot read", () => {
     const { notes } = importDocumentOf(snapshot);
     expect(notes).toEqual([
-      "AccountSettings: the fetching credentials cannot be read back: add them to the program as secrets",
+      "AccountSettings: remote fetching is left unmanaged (its credentials cannot be read back): add it to the program with its secret to manage it",
       "/products/photo.png left out: not UTF-8 text of at most 1 MiB (declare it with source and adopt: true)",
       "/big.mp4 left out: 5000000 bytes, more than --max-file-size",
     ]);

@@ -31,7 +31,7 @@ export function importDocumentOf(snapshot: AccountSnapshot): { document: ImportD
   if (snapshot.minify || snapshot.fetching) add("AccountSettings", "settings", snapshot.accountAlias);
   if (snapshot.fetching?.http?.auth?.enabled || snapshot.fetching?.s3) {
     notes.push(
-      "AccountSettings: the fetching credentials cannot be read back: add them to the program as secrets",
+      "AccountSettings: remote fetching is left unmanaged (its credentials cannot be read back): add it to the program with its secret to manage it",
     );
   }
   for (const a of snapshot.aliases) {

@@ -1,4 +1,4 @@
-// Config: baseUrl, and euClientId/euClientSecret, usClientId/usClientSecret (secrets).
+// Config: baseUrl, and euClientId/euClientSecret, usClientId/usClientSecret (secrets); euTitle, usTitle.
 import * as pulumi from "@pulumi/pulumi";
 import * as mediahost from "pulumi-mediahost/native";
 
@@ -20,7 +20,8 @@ for (const [region, provider] of [
   ["us", us],
 ] as const) {
   const folder = new mediahost.Folder(`${region}-media`, { path: `/media-${region}` }, { provider });
-  new mediahost.FolderMeta(`${region}-meta`, { path: folder.path, title: `Media (${region})` }, { provider });
+  const title = config.get(`${region}Title`) ?? `Media (${region})`;
+  new mediahost.FolderMeta(`${region}-meta`, { path: folder.path, title }, { provider });
 }
 
 export const euAccount = mediahost.getAccountOutput({}, { provider: eu }).alias;
