@@ -164,6 +164,24 @@ export class MediahostClient {
   }
 
   /**
+   * Calls operation `name` and tells when the service answered it: the `Date` of the answer that
+   * completed it (undefined when none said, or when a repeat found the call applied without one).
+   * What a write made of the object's time (a file's mtime) without reading it back.
+   */
+  async callDated<N extends OperationName>(
+    name: N,
+    input: OperationInput<N>,
+  ): Promise<{ result: OperationOutput<N>; answeredAt?: Date }> {
+    let answeredAt: Date | undefined;
+    const call = {
+      ...this.prepare(name, input as OperationCall),
+      answered: (at?: Date) => (answeredAt = at),
+    };
+    const result = (await this.run(call)) as OperationOutput<N>;
+    return { result, answeredAt };
+  }
+
+  /**
    * Calls a binary operation (a download) and streams its answer into `read`, which is called
    * afresh for each attempt: memory stays bounded whatever the size. The deadline bounds the wait
    * for the answer to begin; after that the body only has to keep arriving (at most the attempt
@@ -192,6 +210,7 @@ export class MediahostClient {
       if (outcome.maybeApplied) mayHaveApplied = true;
       switch (verdict.action) {
         case "done":
+          call.answered?.(verdict.answeredAt);
           return verdict.result;
         case "remint":
           // the token was revoked or expired early: mint a new one once and try again
@@ -303,7 +322,8 @@ export class MediahostClient {
       const result = this.parse(call, response);
       for (const secret of secretValuesAt(spec.secrets ?? [], { response: result }))
         this.redactor.add(secret);
-      return { action: "done", result };
+      const date = Date.parse(String(response.headers.date ?? ""));
+      return { action: "done", result, answeredAt: Number.isNaN(date) ? undefined : new Date(date) };
     }
     const message = this.redactor.redact(named?.message ?? errorText(response.text));
     const error = new MediahostError({
@@ -598,6 +618,8 @@ interface PreparedCall {
   input: OperationCall;
   /** For a streamed call: what reads the body of a successful answer. */
   read?: (body: AsyncIterable<Uint8Array>) => Promise<unknown>;
+  /** Told, once the call is done, when the answer that completed it was made (its `Date`). */
+  answered?: (at?: Date) => void;
 }
 
 /** An attempt's outcome: an answer, or none; and whether the service may have applied it. */
@@ -607,7 +629,7 @@ type Outcome = ({ answer: Answer } | { lost: { reason: string; timedOut: boolean
 
 /** What the classifier tells the loop to do; `otherwise` is the error once that budget is spent. */
 type Verdict =
-  | { action: "done"; result: unknown }
+  | { action: "done"; result: unknown; answeredAt?: Date }
   | {
       action: "repeat";
       /** Why, for the "may have been applied" error; `retryReason`, when given, for the retry event. */

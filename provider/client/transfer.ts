@@ -69,19 +69,24 @@ export function uploadFingerprint(baseUrl: string, account: string, path: string
   return `${baseUrl}|${account}|${path}|${sha}`;
 }
 
+/** What an upload tells of the file it wrote: when the service answered it (its `Date`), if it said. */
+export interface Uploaded {
+  answeredAt?: Date;
+}
+
 /** Uploads `content` to `path`, in one request or through tus by its size. */
 export async function upload(
   client: MediahostClient,
   path: string,
   content: Content,
   options: UploadOptions,
-) {
+): Promise<Uploaded> {
   const size = "bytes" in content ? content.bytes.byteLength : content.size;
   if (size <= SIMPLE_UPLOAD_MAX) {
     const bytes = "bytes" in content ? content.bytes : await readAll(content.file);
     const body = options.contentType ? { bytes, contentType: options.contentType } : { bytes };
-    await client.ops.upload({ query: { filename: path }, body });
-    return;
+    const { answeredAt } = await client.callDated("upload", { query: { filename: path }, body });
+    return { answeredAt };
   }
   // a tus upload refused by the upload counter waits for its reset, as other calls do, and then
   // continues where it stopped (the upload's URL is stored under its fingerprint)
@@ -144,7 +149,7 @@ async function tusUpload(
   content: Content,
   size: number,
   options: UploadOptions,
-): Promise<void> {
+): Promise<Uploaded> {
   // both answers are undocumented (docs/api.md#uploads-and-fetches): JSON if it is, else the text
   const locations = loose(await client.ops.getTusLocations());
   const location = Array.isArray(locations)
@@ -165,7 +170,7 @@ async function tusUpload(
   const { FileUrlStorage } = tus as unknown as { FileUrlStorage: new (file: string) => Tus.UrlStorage };
   const source = "bytes" in content ? Buffer.from(content.bytes) : createReadStream(content.file);
   let reported = -1;
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<Uploaded>((resolve, reject) => {
     const up = new tus.Upload(source as never, {
       endpoint,
       uploadSize: size,
@@ -183,7 +188,10 @@ async function tusUpload(
           options.progress?.(`uploading ${path}: ${tenth * 10}% of ${total} bytes`);
         }
       },
-      onSuccess: () => resolve(),
+      onSuccess: ({ lastResponse }) => {
+        const date = Date.parse(lastResponse?.getHeader("date") ?? "");
+        resolve(Number.isNaN(date) ? {} : { answeredAt: new Date(date) });
+      },
       onError: (err) => reject(tusError(client, path, err)),
     });
     // an upload of the same content to the same path left unfinished by an earlier run continues

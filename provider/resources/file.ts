@@ -10,7 +10,15 @@ import { readFileSync } from "node:fs";
 import { parentOf } from "mediahost-contract";
 import { z } from "zod";
 import { MediahostError } from "../client";
-import { type Content, digest, remoteDigest, sha256, upload, uploadFingerprint } from "../client/transfer";
+import {
+  type Content,
+  digest,
+  remoteDigest,
+  sha256,
+  type Uploaded,
+  upload,
+  uploadFingerprint,
+} from "../client/transfer";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
 import { Adopt, ManagedPath } from "./schema";
@@ -62,7 +70,10 @@ export interface FileRecorded {
   /** SHA-256 of what the file held when this stack last wrote or read it. */
   sha256: string;
   size: number;
-  /** The file's mtime as the service reports it, to tell an unchanged file without a download. */
+  /**
+   * When the file was last written, to tell an unchanged file without a download: the service's
+   * mtime, or, after this stack's upload, the time of the service's answer to it (to the second).
+   */
   mtime: string;
 }
 
@@ -120,22 +131,36 @@ async function write(ctx: KindContext, i: Inputs): Promise<FileRecorded> {
     progress: (message: string) => ctx.info(`File ${message}`),
     ...(i.contentType ? { contentType: i.contentType } : {}),
   };
-  await ctx.account.listings.writing(i.path, async () => {
-    try {
-      await upload(ctx.client, i.path, content, options);
-    } catch (err) {
-      // the service may not make missing folders on upload (docs/api.md#uploads-and-fetches): make them, then retry once
-      if (!(err instanceof MediahostError && err.isNotFound)) throw err;
-      const parent = parentOf(i.path);
-      if (parent !== "/") await mkdirWithParents(ctx, parent, false);
-      await upload(ctx.client, i.path, content, options);
-    }
-  });
-  // the size is what was sent; the mtime is the service's: from a listing shared with the files
-  // written beside it, else a stat
-  const listed = await ctx.account.listings.afterWrite(i.path);
-  const { mtime } = listed && listed !== "stat" && !listed.isDirectory ? listed : await statFile(ctx, i.path);
+  let uploaded: Uploaded;
+  try {
+    uploaded = await upload(ctx.client, i.path, content, options);
+  } catch (err) {
+    // the service may not make missing folders on upload (docs/api.md#uploads-and-fetches): make them, then retry once
+    if (!(err instanceof MediahostError && err.isNotFound)) throw err;
+    const parent = parentOf(i.path);
+    if (parent !== "/") await mkdirWithParents(ctx, parent, false);
+    uploaded = await upload(ctx.client, i.path, content, options);
+  }
+  // the size is what was sent; the time is when the service answered the upload (its Date, to the
+  // second: the file's mtime falls within it), so nothing is read back; without one, a stat
+  const mtime = uploaded.answeredAt?.toISOString() ?? (await statFile(ctx, i.path)).mtime;
   return { sha256: hash, size, mtime };
+}
+
+/** How long before the answer's second the service may have set a file's mtime (a long upload). */
+const ANSWER_WINDOW_BEFORE_MS = 60_000;
+
+/**
+ * Whether the file still holds what this stack recorded: the same size, and its mtime the one
+ * recorded, or, for a time recorded from an upload's answer (its Date, to the second), within that
+ * second or the minute before it. A write by someone else later than that is told apart.
+ */
+function unchanged(there: { size: number; mtime: string }, olds: { size: number; mtime: string }): boolean {
+  if (there.size !== olds.size) return false;
+  if (there.mtime === olds.mtime) return true;
+  const listed = Date.parse(there.mtime);
+  const answered = Date.parse(olds.mtime);
+  return listed >= answered - ANSWER_WINDOW_BEFORE_MS && listed < answered + 1_000;
 }
 
 /** The hash the inputs ask for, or undefined for a fetched file (known only once fetched). */
@@ -219,7 +244,7 @@ export const file = defineKind({
     const there = await look(ctx, olds.path);
     if (!there) return undefined;
     if (scope === "all") return importContent(ctx, olds.path, there);
-    if (there.size === olds.size && there.mtime === olds.mtime) return {};
+    if (unchanged(there, olds)) return {};
     const live = await remoteDigest(ctx.client, olds.path);
     if (live.sha256 === olds.sha256) return { size: live.size, mtime: there.mtime };
     ctx.info(
@@ -250,7 +275,7 @@ export const file = defineKind({
     }
     const there = await look(ctx, olds.path);
     if (!there) return;
-    if (!olds.forceDestroy && (there.size !== olds.size || there.mtime !== olds.mtime)) {
+    if (!olds.forceDestroy && !unchanged(there, olds)) {
       const live = await remoteDigest(ctx.client, olds.path);
       if (live.sha256 !== olds.sha256) {
         throw new ProviderError(

@@ -84,6 +84,46 @@ describe("raw bodies", () => {
   });
 });
 
+describe("the time of an answer", () => {
+  it("callDated tells the Date of the answer that completed the call, after a retry too", async () => {
+    const state = { issued: 0 };
+    let uploads = 0;
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      // Node's server sends a Date of its own; these name one of their own
+      if (++uploads === 1) {
+        res.writeHead(503, { date: "Thu, 26 Nov 2026 10:00:00 GMT" });
+        res.end("busy");
+        return;
+      }
+      res.writeHead(200, { date: "Thu, 26 Nov 2026 10:00:07 GMT" });
+      res.end();
+    });
+    const { client } = clientFor(server.url);
+    const { answeredAt } = await client.callDated("upload", {
+      query: { filename: "/a.txt" },
+      body: { bytes: new Uint8Array([1]) },
+    });
+    expect(uploads).toBe(2);
+    expect(answeredAt?.toISOString()).toBe("2026-11-26T10:00:07.000Z");
+  });
+
+  it("callDated tells nothing when the answer names no time", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      res.sendDate = false;
+      res.end();
+    });
+    const { client } = clientFor(server.url);
+    const { answeredAt } = await client.callDated("upload", {
+      query: { filename: "/a.txt" },
+      body: { bytes: new Uint8Array([1]) },
+    });
+    expect(answeredAt).toBeUndefined();
+  });
+});
+
 describe("tokens", () => {
   it("mints one token for many concurrent callers and sends it as a bearer token", async () => {
     const state = { issued: 0 };
