@@ -24,7 +24,9 @@
 // a change costs one small write whatever the stack's size: a stack of 1,500 resources notes and
 // drops 1,500 creates in a run, and rewriting a whole file each time cost seconds (O(N²) bytes).
 // The log is rewritten with only the live notes when it has grown well past them. A line torn by
-// a crash is skipped. Releases up to 0.2.0 kept the notes as one JSON object (`<key>.json`); it is
+// a crash is skipped. Drops are written together at the end of the event loop's turn (a preview
+// drops a note per resource, each its own write otherwise): one lost to a crash leaves a note
+// naming an object that is in the stack's state anyway, dropped again on its next diff. Releases up to 0.2.0 kept the notes as one JSON object (`<key>.json`); it is
 // read and moved into the log on first use.
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -47,6 +49,8 @@ export class StackJournal {
   /** Lines in the log file (as far as this process knows), and live notes. */
   private lines = 0;
   private live = 0;
+  /** Drops not written yet: written together once the current turn of the event loop is over. */
+  private drops: string[] = [];
 
   constructor(
     private readonly dir: string,
@@ -106,6 +110,8 @@ export class StackJournal {
     renameSync(tmp, this.log);
     rmSync(this.legacy, { force: true });
     this.lines = entries.length;
+    // the rewrite holds the notes as they are: the drops pending are in it
+    this.drops = [];
   }
 
   private set(kind: string, id: string, note: Note | undefined): void {
@@ -118,14 +124,30 @@ export class StackJournal {
       delete notes[key];
       this.live--;
     } else return;
-    this.append([[key, note ?? null]]);
+    if (note) this.append([[key, note]]);
+    else this.drop([key]);
   }
 
+  /** Notes are written before the caller goes on (a create must be noted before it writes). */
   private append(changes: [string, Note | null][]): void {
+    const pending = this.drops.map((key): [string, null] => [key, null]);
+    this.drops = [];
+    const lines = [...pending, ...changes];
     if (this.lines === 0) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    appendFileSync(this.log, changes.map((c) => `${JSON.stringify(c)}\n`).join(""), { mode: 0o600 });
-    this.lines += changes.length;
+    appendFileSync(this.log, lines.map((c) => `${JSON.stringify(c)}\n`).join(""), { mode: 0o600 });
+    this.lines += lines.length;
     if (this.tooLong()) this.compact();
+  }
+
+  /** Drops are written with the next note, or together once this turn of the event loop is over. */
+  private drop(keys: string[]): void {
+    if (this.drops.length === 0) setImmediate(() => this.flush());
+    this.drops.push(...keys);
+  }
+
+  /** Writes the drops not written yet. */
+  flush(): void {
+    if (this.drops.length > 0) this.append([]);
   }
 
   note(kind: string, id: string): Note | undefined {
@@ -175,7 +197,7 @@ export class StackJournal {
     });
     for (const key of held) delete notes[key];
     this.live -= held.length;
-    if (held.length > 0) this.append(held.map((key) => [key, null]));
+    if (held.length > 0) this.drop(held);
   }
 }
 

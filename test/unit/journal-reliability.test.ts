@@ -17,11 +17,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The end of the current turn of the event loop, when the journal writes its drops. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 const journal = (owner = "org/proj/dev", baseUrl = "http://127.0.0.1:1", alias = "demo") =>
   new StackJournal(join(dir, "journal"), owner, baseUrl, alias);
 
 describe("stack journal", () => {
-  it("tells a later process that an earlier one began the same create", () => {
+  it("tells a later process that an earlier one began the same create", async () => {
     const first = journal();
     expect(first.beginCreate("Folder", "/a")).toBe(false);
     expect(first.beginCreate("Folder", "/a")).toBe(true);
@@ -29,10 +31,28 @@ describe("stack journal", () => {
     expect(later.note("Folder", "/a")?.state).toBe("creating");
     expect(later.beginCreate("Folder", "/a")).toBe(true);
     later.created("Folder", "/a");
+    await turn();
     expect(journal().note("Folder", "/a")).toBeUndefined();
   });
 
-  it("keeps an object kept or taken over until its reason goes, whatever reads of it say", () => {
+  it("writes a note before the caller goes on, and the drops of one turn of the event loop together", async () => {
+    const j = journal();
+    for (let i = 0; i < 3; i++) j.beginCreate("Folder", `/n${i}`);
+    // on disk at once: another process sees them
+    for (let i = 0; i < 3; i++) expect(journal().note("Folder", `/n${i}`)?.state).toBe("creating");
+    for (let i = 0; i < 3; i++) j.created("Folder", `/n${i}`);
+    expect(j.note("Folder", "/n0")).toBeUndefined();
+    expect(journal().note("Folder", "/n0")?.state).toBe("creating");
+    await turn();
+    for (let i = 0; i < 3; i++) expect(journal().note("Folder", `/n${i}`)).toBeUndefined();
+    // a note written after drops goes after them: the order of the log is the order of changes
+    j.beginCreate("Folder", "/n1");
+    j.created("Folder", "/n1");
+    j.beginCreate("Folder", "/n1");
+    expect(journal().note("Folder", "/n1")?.state).toBe("creating");
+  });
+
+  it("keeps an object kept or taken over until its reason goes, whatever reads of it say", async () => {
     const j = journal();
     j.keep("Folder", "/gallery", "not empty");
     // a refresh of the pending-delete resource sees the object in the state: the note stays
@@ -41,6 +61,7 @@ describe("stack journal", () => {
     j.claim("Folder", "/gallery", "token-1");
     expect(journal().note("Folder", "/gallery")).toMatchObject({ state: "claimed", token: "token-1" });
     j.forget("Folder", "/gallery");
+    await turn();
     expect(journal().note("Folder", "/gallery")).toBeUndefined();
   });
 
@@ -80,6 +101,7 @@ describe("stack journal", () => {
     expect(later.note("Folder", "/torn")).toBeUndefined();
     // the notes go one by one as the state takes the objects in; the log is rewritten on the way
     for (let i = 0; i < 300; i++) later.created("Folder", `/f${i}`);
+    await turn();
     expect((await lines()).length).toBeLessThan(300);
     resetJournals();
     for (let i = 0; i < 300; i++) expect(journal().note("Folder", `/f${i}`)).toBeUndefined();
