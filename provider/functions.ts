@@ -71,14 +71,8 @@ export const dataFunctions = {
         .min(1, { message: "must not be empty" })
         .max(256, { message: "must be at most 256 characters" }),
     }),
-    result: z.object({
-      userId: z.string(),
-      email: z.string().optional(),
-      firstName: z.string().optional(),
-      lastName: z.string().optional(),
-      dateCreated: z.string().optional(),
-      s3Secret: z.string().optional(),
-    }),
+    // the contract's user, named by its id (the answer does not repeat it)
+    result: z.object({ userId: z.string(), ...schemas.User.shape }),
     secrets: ["s3Secret"],
     run: async (client, { userId }) => {
       const { s3Secret, email, firstName, lastName, dateCreated } = await client.ops.getUser({

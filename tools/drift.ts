@@ -23,6 +23,7 @@ import {
 import { accountKeys, runFleet } from "./lib/fleet";
 import { cliError, locatePulumi, pathWith, pulumiRoot } from "./lib/pulumi-cli";
 import { exitCode, FORMATS, type Format, render, type StackReport, summarize } from "./lib/reports";
+import { runMain } from "./lib/run";
 
 const USAGE = `Usage: mediahost-drift [--stack NAME ...] [--all-stacks] [--cwd DIR] [--backend-url URL]
                        [--format table|json|junit|markdown] [--report FORMAT=FILE ...] [--concurrency N]
@@ -254,12 +255,4 @@ async function main(argv: string[]): Promise<number> {
   return exitCode(reports);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    progress(`error: ${cliError(err)}`);
-    process.exitCode = 1;
-  },
-);
+runMain(main, progress, cliError);

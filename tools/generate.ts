@@ -14,6 +14,7 @@ import { importDocumentOf } from "./lib/import-file";
 import { slug } from "./lib/names";
 import { generateProgram } from "./lib/program";
 import { readAccount } from "./lib/read-account";
+import { runMain } from "./lib/run";
 
 const USAGE = `Usage: mediahost-generate (--out DIR | --import-file FILE) [--depth N] [--account NAME]
                           [--base-url URL] [--client-id ID] [--client-secret SECRET] [--project NAME]
@@ -200,12 +201,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    progress(`error: ${err instanceof Error ? err.message : String(err)}`);
-    process.exitCode = 1;
-  },
-);
+runMain(main, progress);

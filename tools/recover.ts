@@ -27,6 +27,7 @@ import { kindByName } from "../provider/resources";
 import { Session } from "../provider/session";
 import { type Deployment, importDocument, isNative, type PendingCreate, pendingCreates } from "./lib/pending";
 import { locatePulumi, pathWith } from "./lib/pulumi-cli";
+import { runMain } from "./lib/run";
 
 const USAGE = `Usage: mediahost-recover [--stack NAME] [--cwd DIR] [--pulumi PATH] [--print]
 
@@ -175,12 +176,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    progress(`error: ${err instanceof Error ? err.message : String(err)}`);
-    process.exitCode = 1;
-  },
-);
+runMain(main, progress);
