@@ -77,6 +77,15 @@ function failure(err: unknown): Grpc.ServiceError {
   return Object.assign(new Error(message), { code, details: message, metadata: new grpc.Metadata() });
 }
 
+/** A diff answer naming the properties that changed (none: no change). */
+function diffOf(changed: string[]): ProviderPb.DiffResponse {
+  const res = new providerPb.DiffResponse();
+  const { DIFF_SOME, DIFF_NONE } = providerPb.DiffResponse.DiffChanges;
+  res.setChanges(changed.length ? DIFF_SOME : DIFF_NONE);
+  res.setDiffsList(changed);
+  return res;
+}
+
 /** Serves one handler: the URN it names is attached to its log lines; its failure is shaped. */
 function serve<Req, Res>(handler: (req: Req) => Promise<Res>, urnOf?: (req: Req) => string) {
   return (call: Call<Req>, callback: Callback<Res>) => {
@@ -239,14 +248,7 @@ export class NativeProvider {
       const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
         (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
       );
-      const res = new providerPb.DiffResponse();
-      res.setChanges(
-        changed.length
-          ? providerPb.DiffResponse.DiffChanges.DIFF_SOME
-          : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
-      );
-      res.setDiffsList(changed);
-      return res;
+      return diffOf(changed);
     }),
 
     configure: serve(async (req: ProviderPb.ConfigureRequest) => {
@@ -287,13 +289,7 @@ export class NativeProvider {
           olds as never,
           news,
         );
-        const res = new providerPb.DiffResponse();
-        res.setChanges(
-          changes.length
-            ? providerPb.DiffResponse.DiffChanges.DIFF_SOME
-            : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
-        );
-        res.setDiffsList(changes);
+        const res = diffOf(changes);
         res.setReplacesList(replaces);
         res.setDeletebeforereplace(deleteBeforeReplace);
         res.setHasdetaileddiff(true);

@@ -159,6 +159,10 @@ export interface Target {
 export const median = (xs: number[]) =>
   [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] as number;
 
+/** The rounds of one face (or the baseline) at one size and latency. */
+const runsOf = (runs: RunReport[], mode: Mode, n: number, latencyMs: number) =>
+  runs.filter((r) => r.mode === mode && r.n === n && r.latencyMs === latencyMs);
+
 /** Median over the rounds of a step's time in `mode` divided by the baseline's of the same round. */
 export function ratio(
   runs: RunReport[],
@@ -168,7 +172,7 @@ export function ratio(
   step: Step,
 ): number | undefined {
   const ratios: number[] = [];
-  for (const a of runs.filter((r) => r.mode === mode && r.n === n && r.latencyMs === latencyMs)) {
+  for (const a of runsOf(runs, mode, n, latencyMs)) {
     const b = runs.find(
       (r) => r.mode === "baseline" && r.n === n && r.latencyMs === latencyMs && r.round === a.round,
     );
@@ -185,9 +189,7 @@ export function medianMs(
   latencyMs: number,
   step: Step,
 ): number | undefined {
-  const ms = runs
-    .filter((r) => r.mode === mode && r.n === n && r.latencyMs === latencyMs)
-    .map((r) => r.steps[step].ms);
+  const ms = runsOf(runs, mode, n, latencyMs).map((r) => r.steps[step].ms);
   return ms.length > 0 ? median(ms) : undefined;
 }
 
