@@ -64,7 +64,11 @@ export class Session {
     this.options = {
       ...options,
       client: { ...configuration.client, ...options.client },
-      writer: { operationsUnderWay: () => this.operations, ...options.writer },
+      writer: {
+        operationsUnderWay: () => this.operations,
+        waitingOnWriters: () => [...this.contexts.values()].reduce((n, c) => n + c.writer.waiting, 0),
+        ...options.writer,
+      },
     };
   }
 

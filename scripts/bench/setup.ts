@@ -68,15 +68,19 @@ export async function createWorkspace(toolchain: Toolchain): Promise<Workspace> 
     await symlink(join(repoModules, entry), join(modules, entry));
   }
   const pkg = join(modules, "pulumi-mediahost");
+  // MEDIAHOST_BENCH_PACKAGE: another build's checkout (built: its dist/), to measure or profile it
+  // beside this one with the same harness; its dependencies are this checkout's
+  const from = process.env.MEDIAHOST_BENCH_PACKAGE || repoRoot;
   await mkdir(join(pkg, "dist"), { recursive: true });
   for (const part of ["provider", "sdk"]) {
-    await cp(join(repoRoot, "dist", part), join(pkg, "dist", part), {
+    await cp(join(from, "dist", part), join(pkg, "dist", part), {
       recursive: true,
       filter: (src) => !src.endsWith(".map"),
     });
   }
-  await cp(join(repoRoot, "package.json"), join(pkg, "package.json"));
-  await cp(join(repoRoot, "plugin"), join(pkg, "plugin"), { recursive: true });
+  await cp(join(from, "package.json"), join(pkg, "package.json"));
+  if (existsSync(join(from, "plugin")))
+    await cp(join(from, "plugin"), join(pkg, "plugin"), { recursive: true });
   const baseline = join(modules, "bench-baseline");
   await mkdir(baseline);
   await writeFile(join(baseline, "package.json"), '{ "name": "bench-baseline", "version": "1.0.0" }\n');

@@ -139,4 +139,38 @@ describe("AccountWriter under the engine's --parallel", () => {
       vi.useRealTimers();
     }
   });
+
+  it("waits for announced changes while other steps hold the engine's slots: 21 aliases among 40 folders, 8 at a time, are 3 writes", async () => {
+    const s = service();
+    const underWay = { n: 0 };
+    const writer = new AccountWriter("default", s.client, () => {}, { operationsUnderWay: () => underWay.n });
+    // the program's order: an alias, then two folders, ...; the engine checks them all first
+    const steps = Array.from({ length: 61 }, (_, i) => (i % 3 === 0 && i / 3 < 21 ? `a${i / 3}` : `f${i}`));
+    for (const step of steps) if (step.startsWith("a")) writer.announce(`Alias ${step}`);
+    let next = 0;
+    const slot = async (): Promise<void> => {
+      while (next < steps.length) {
+        const step = steps[next++] as string;
+        underWay.n++;
+        try {
+          await new Promise((r) => setTimeout(r, 1));
+          if (step.startsWith("a")) {
+            writer.withdraw(`Alias ${step}`);
+            await writer.submit({
+              alias: { name: step, fields: { prefix: `/${step}` } },
+              resource: `Alias ${step}`,
+            });
+          } else {
+            // a folder: several calls, longer than the few round trips the writer would wait unannounced
+            await new Promise((r) => setTimeout(r, 4 * LATENCY * (1 + (next % 3))));
+          }
+        } finally {
+          underWay.n--;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, slot));
+    expect(Object.keys(s.aliases())).toHaveLength(21);
+    expect(s.calls.filter((c) => c === "updateAccount").length).toBeLessThanOrEqual(3);
+  });
 });
