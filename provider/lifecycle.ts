@@ -86,32 +86,7 @@ export class Lifecycle {
         result.failures.push({ property: "account", reason: (err as Error).message });
       }
     }
-    if (result.failures.length === 0) this.announce(kind, result.inputs);
     return result;
-  }
-
-  /**
-   * The engine checks every resource before it runs any: a kind that writes through the account
-   * writer announces its change, so the writer's next write waits for it while other operations
-   * are at work (their end lets the engine send it). The change is withdrawn when its operation
-   * starts, or when the diff finds nothing to change.
-   */
-  private announce(kind: Kind, inputs: Props): void {
-    const writer = this.writerOf(kind, inputs);
-    writer?.announce(changeKey(kind, inputs));
-  }
-
-  private withdraw(kind: Kind, props: Props): void {
-    this.writerOf(kind, props)?.withdraw(changeKey(kind, props));
-  }
-
-  private writerOf(kind: Kind, props: Props) {
-    if (!kind.viaAccountWriter || props.account === UNKNOWN) return undefined;
-    try {
-      return this.session.context(props.account as string | undefined).writer;
-    } catch {
-      return undefined; // an account not configured: its check says so
-    }
   }
 
   /**
@@ -122,7 +97,6 @@ export class Lifecycle {
   diff(kind: Kind, id: string, olds: State, news: Props): DiffResult {
     this.seenInState(kind, id, olds);
     const changes = propertiesOf(kind).filter((key) => changed(kind, key, olds[key], news[key]));
-    if (changes.length === 0) this.withdraw(kind, news);
     const replaceOn: string[] = [...kind.replaceOn];
     const accountMoves =
       changes.includes("account") &&
@@ -172,7 +146,6 @@ export class Lifecycle {
   // ---- create, read, update, delete --------------------------------------------------------------
 
   async create(kind: Kind, inputs: Props): Promise<{ id: string; outs: Props }> {
-    this.withdraw(kind, inputs);
     return this.step(kind, inputs, async () => {
       const ctx = this.session.context(inputs.account as string | undefined);
       const creation = new Creation(this.session, kind, ctx, inputs);
@@ -235,7 +208,6 @@ export class Lifecycle {
   }
 
   async update(kind: Kind, id: string, olds: State, news: Props): Promise<Props> {
-    this.withdraw(kind, news);
     return this.step(kind, olds, async () => {
       const { ctx, alias } = await this.open(kind, id, olds, news.account as string | undefined);
       const move = this.ownMove(kind, alias, olds, news);
@@ -386,11 +358,6 @@ function credentialsRefused(
 }
 
 // ---- helpers of check and diff ---------------------------------------------------------------------
-
-/** Names a resource's change to the account writer from check to its operation (one object: one key). */
-function changeKey(kind: Kind, props: Props): string {
-  return kind.singleton ? kind.name : describe(kind, props);
-}
 
 function isUnderUnknown(root: unknown, path: PropertyKey[]): boolean {
   let v = root;

@@ -14,9 +14,8 @@
 // than a round trip, else the write reads again (W writes cost W + 1 to 2W account reads). How long
 // a gather waits is measured, not fixed: until no change has come for a few times the gap seen
 // between changes arriving together, and while other operations of the process are at work (one
-// finishing frees a slot for the next step), until the changes the engine announced (it checks
-// every resource before it runs any) have come, or a few of the service's round trips when none
-// is announced; never more than 2 s. A change the check finds lost (another writer wrote over it from an older read) is written
+// finishing frees a slot for the next step), a few of the service's round trips; never more than
+// 2 s. A change the check finds lost (another writer wrote over it from an older read) is written
 // again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that checks a
 // write waits a round trip after it ("settle", provider/account/read-back.ts). What can still be
 // lost without a version check in the API is in docs/reliability.md.
@@ -160,12 +159,6 @@ export class AccountWriter {
   private readonly coalesceMs: number;
   private readonly operationsUnderWay: () => number;
   private readonly waitingOnWriters: () => number;
-  /**
-   * Changes the engine has announced (a resource of a kind that writes through the writer was
-   * checked) and not yet sent: while other operations are at work, one of them finishing lets the
-   * engine send one, so the write waits for them.
-   */
-  private readonly announced = new Set<string>();
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -187,16 +180,6 @@ export class AccountWriter {
   /** Operations waiting for this writer: changes queued or written and not yet checked, and readers. */
   get waiting(): number {
     return this.queue.length + this.unchecked.length + this.readWaiters.length;
-  }
-
-  /** A change is on its way: the engine checked a resource whose create or update will send it. */
-  announce(key: string): void {
-    this.announced.add(key);
-  }
-
-  /** The announced change came (its operation started), or will not (the resource did not change). */
-  withdraw(key: string): void {
-    this.announced.delete(key);
   }
 
   /**
@@ -313,7 +296,7 @@ export class AccountWriter {
     return Math.min(this.coalesceMs, Math.max(MIN_QUIET_MS, QUIET_PER_GAP * this.arrivalGapMs));
   }
 
-  /** Operations of the process under way and not waiting for an account writer. */
+  /** Operations of the process under way and not waiting for an account writer (another account's too). */
   private othersAtWork(): number {
     return Math.max(0, this.operationsUnderWay() - this.waitingOnWriters());
   }
@@ -337,16 +320,11 @@ export class AccountWriter {
       const left = maxMs - (now - started);
       if (left <= 0) return;
       // while other operations are at work, one of them finishing lets the engine send its next
-      // step, which may be an account change: one announced comes then (wait for it, bounded);
-      // without an announcement, wait a few of the service's round trips
-      const othersAtWork = this.othersAtWork() > 0;
-      if (othersAtWork && this.announced.size > 0) {
-        await this.sleep(Math.min(POLL_MS, left));
-        continue;
-      }
-      const waitMs = othersAtWork
-        ? Math.max(quietMs, OTHERS_ROUND_TRIPS * (this.client.roundTripMs ?? 0))
-        : quietMs;
+      // step, which may be an account change: wait a few of the service's round trips for it
+      const waitMs =
+        this.othersAtWork() > 0
+          ? Math.max(quietMs, OTHERS_ROUND_TRIPS * (this.client.roundTripMs ?? 0))
+          : quietMs;
       if (quietFor >= waitMs) return;
       await this.sleep(Math.min(waitMs - quietFor, POLL_MS, left));
     }
