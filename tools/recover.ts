@@ -4,7 +4,8 @@
 // stack's backend. What the killed run had started creating is in the state, shared by every
 // runner, as *pending creates*: this command turns them into knowledge the next `up` acts on.
 //
-//   1. releases the lock the killed run left (`pulumi cancel`);
+//   1. repairs a local file backend the kill left unreadable (an emptied `.attrs` side file), and
+//      releases the lock the killed run left (`pulumi cancel`);
 //   2. reads the stack's pending creates (`pulumi stack export`; secrets stay encrypted);
 //   3. for each pending create of the dynamic face's resources, notes in this machine's stack
 //      journal (provider/journal.ts) that the stack was creating that object: the next `up`
@@ -25,6 +26,7 @@ import { readConfiguration } from "../provider/config";
 import { describe } from "../provider/lifecycle";
 import { kindByName } from "../provider/resources";
 import { Session } from "../provider/session";
+import { fileBackendDir, repairEmptyAttrs } from "./lib/file-backend";
 import { type Deployment, importDocument, isNative, type PendingCreate, pendingCreates } from "./lib/pending";
 import { locatePulumi, pathWith } from "./lib/pulumi-cli";
 import { runMain } from "./lib/run";
@@ -47,17 +49,28 @@ The stack's secrets provider needs what it always needs (e.g. PULUMI_CONFIG_PASS
 const progress = (line: string) => process.stderr.write(`mediahost-recover: ${line}\n`);
 
 interface Cli {
-  run(args: string[]): Promise<string>;
+  /** Runs a pulumi command, on the stack given (`ofStack`, default) or none. */
+  run(args: string[], options?: { ofStack?: boolean }): Promise<string>;
+}
+
+/** The backend the CLI is logged in to, when PULUMI_BACKEND_URL does not say. */
+async function whoami(cli: Cli): Promise<string | undefined> {
+  const said = await cli.run(["whoami", "--json"], { ofStack: false }).catch(() => "");
+  try {
+    return (JSON.parse(said) as { url?: string }).url;
+  } catch {
+    return undefined;
+  }
 }
 
 function cliAt(binary: string, cwd: string, stack: string | undefined): Cli {
   const env = { ...process.env, PATH: pathWith(binary) };
   return {
-    run: (args) =>
+    run: (args, { ofStack = true } = {}) =>
       new Promise((ok, fail) =>
         execFile(
           binary,
-          [...args, ...(stack ? ["--stack", stack] : []), "--non-interactive"],
+          [...args, ...(stack && ofStack ? ["--stack", stack] : []), "--non-interactive"],
           { cwd, env, maxBuffer: 256 << 20 },
           (err, stdout, stderr) =>
             err
@@ -88,6 +101,15 @@ async function main(argv: string[]): Promise<number> {
   const cli = cliAt(locatePulumi(values.pulumi).binary, cwd, stack);
 
   if (!values.print) {
+    // a local file backend the kill left unreadable (an emptied .attrs file): repaired first
+    const backend = fileBackendDir(process.env.PULUMI_BACKEND_URL ?? (await whoami(cli)));
+    const name = stack ?? (await cli.run(["stack", "--show-name"]).catch(() => "")).trim();
+    if (backend && name) {
+      for (const file of await repairEmptyAttrs(backend, name))
+        progress(
+          `removed ${file}: the interrupted run left it empty, and the backend could not load the stack`,
+        );
+    }
     // a lock left by the killed run: released (nothing to release is fine too)
     await cli.run(["cancel", "--yes"]).then(
       () => progress("released the lock the interrupted update left"),

@@ -79,8 +79,10 @@ export async function createWorkspace(toolchain: Toolchain): Promise<Workspace> 
     });
   }
   await cp(join(from, "package.json"), join(pkg, "package.json"));
+  // a build from before the native face has no plugin: the folder Pulumi.yaml names stays empty
   if (existsSync(join(from, "plugin")))
     await cp(join(from, "plugin"), join(pkg, "plugin"), { recursive: true });
+  else await mkdir(join(pkg, "plugin"));
   const baseline = join(modules, "bench-baseline");
   await mkdir(baseline);
   await writeFile(join(baseline, "package.json"), '{ "name": "bench-baseline", "version": "1.0.0" }\n');
