@@ -145,6 +145,34 @@ describe("the native face with the real CLI", async () => {
     await p.stack.preview({ refresh: true, expectNoChanges: true });
   });
 
+  it("moves a folder with what it holds when its path changes: the preview says so, one rename, and back", async () => {
+    await p.stack.setConfig("productsFolder", { value: "/catalog" });
+    try {
+      const preview = await p.stack.preview({ diff: true });
+      expect(preview.changeSummary).toMatchObject({ update: 6 });
+      expect(preview.changeSummary.replace).toBeUndefined();
+      expect(`${preview.stdout}\n${preview.stderr}`).toMatch(
+        /Folder \/products: moves to \/catalog with everything in it/,
+      );
+      p.mark();
+      const up = await p.stack.up();
+      expect(up.summary.resourceChanges).toMatchObject({ update: 6 });
+      const calls = p.calls();
+      expect(calls.rename).toBe(1);
+      for (const op of ["deleteFile", "upload", "mkdir", "setMeta", "addTags", "setFolderOptions"])
+        expect(calls[op] ?? 0, op).toBe(0);
+      expect(state().meta["/catalog/shoes"]).toMatchObject({ title: "Shoes" });
+      await p.stack.preview({ refresh: true, expectNoChanges: true });
+    } finally {
+      await p.stack.removeConfig("productsFolder");
+    }
+    p.mark();
+    await p.stack.up();
+    expect(p.calls().rename).toBe(1);
+    expect(state().tree.map((e) => e.path)).toContain("/products/shoes");
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
   it("imports objects into a new program, whose generated TypeScript previews with no changes", async () => {
     // objects nobody manages yet: someone's folder with options and meta, an alias, a file
     await p.api.ops.mkdir({ query: { dirname: "/legacy" } });
@@ -346,6 +374,21 @@ describe("two explicit native providers, one account each", async () => {
     await p.emulator.control.rotateClient(EU.clientId, rotated);
     await p.stack.setConfig("euClientSecret", { value: rotated, secret: true });
     try {
+      // a refresh runs with the provider's recorded arguments: it succeeds, or fails in one line
+      // per resource naming the account and the way past it
+      const failed = await p.stack.up({ refresh: true }).then(
+        () => "",
+        (e: Error) => String(e),
+      );
+      const lines = failed.split("\n").filter((l) => /error: .*refused its credentials/.test(l));
+      if (failed) expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) {
+        expect(line).toMatch(/the service refused its credentials \(Invalid client credentials\)/);
+        expect(line).toMatch(
+          /run `pulumi up` without `--refresh` \(or `pulumi refresh --run-program`\) once/,
+        );
+      }
+      expect(failed).not.toContain(rotated);
       const up = await p.stack.up();
       expect(up.summary.result).toBe("succeeded");
       const changes = up.summary.resourceChanges ?? {};

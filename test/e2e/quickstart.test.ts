@@ -134,11 +134,14 @@ describe("examples/quickstart with the real CLI", async () => {
     expect(up.outputs.shoesUrl?.value).toMatch(/^https:\/\/.+\/catalog\/shoes$/);
     await p.stack.preview({ refresh: true, expectNoChanges: true });
 
-    // moving it back undoes the move the same way
+    // moving it back undoes the move the same way: one rename, nothing else written
     await p.stack.setConfig("productsFolder", { value: "/products" });
     p.mark();
     await p.stack.up();
-    expect(p.calls().rename).toBe(1);
+    const back = p.calls();
+    expect(back.rename).toBe(1);
+    for (const op of ["deleteFile", "upload", "mkdir", "setMeta", "addTags", "setFolderOptions"])
+      expect(back[op] ?? 0, op).toBe(0);
     expect(p.emulator.control.state().tree.map((e) => e.path)).toEqual(
       expect.arrayContaining(["/products/shoes", "/products/extra", "/products/photo.png"]),
     );

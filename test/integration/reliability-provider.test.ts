@@ -111,7 +111,10 @@ describe("after a run killed between the service's create and the state's save",
   it.each(cases)("%s: an object made out of band is someone else's", async (kind, inputs, outOfBand) => {
     await outOfBand();
     h.configure();
-    await expect(h.create(kind, owned(inputs))).rejects.toThrow(/already exists .*set `adopt: true`/s);
+    // the hint names both ways: adopt, or the one command that takes in what a killed run made
+    await expect(h.create(kind, owned(inputs))).rejects.toThrow(
+      /already exists .*set `adopt: true`.*run `npx mediahost-recover` once before `pulumi up`/s,
+    );
     // the refused create left no note behind: a later attempt is refused too
     h.configure();
     await expect(h.create(kind, owned(inputs))).rejects.toThrow(/already exists/);
