@@ -26,8 +26,9 @@
 // The log is rewritten with only the live notes when it has grown well past them. A line torn by
 // a crash is skipped. Drops are written together at the end of the event loop's turn (a preview
 // drops a note per resource, each its own write otherwise): one lost to a crash leaves a note
-// naming an object that is in the stack's state anyway, dropped again on its next diff. Releases up to 0.2.0 kept the notes as one JSON object (`<key>.json`); it is
-// read and moved into the log on first use.
+// naming an object that is in the stack's state anyway, dropped again on its next diff.
+// Releases up to 0.2.0 kept the notes as one JSON object (`<key>.json`); it is read and moved
+// into the log on first use.
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
