@@ -94,9 +94,9 @@ export const EXPORTS_START =
   "// exports:start (made by `npm run docs` from provider/resources and provider/functions.ts)";
 export const EXPORTS_END = "// exports:end";
 
-/** The names a destructuring export lists, wrapped as biome formats them. */
-function names(list: string[], indent = "  "): string {
-  return list.map((n) => `${indent}${n},`).join("\n");
+/** The names a destructuring export lists, one a line (`npm run docs` then formats the file). */
+function names(list: string[]): string {
+  return list.map((n) => `  ${n},`).join("\n");
 }
 
 /** Every data function, and its Output form, as the SDKs export them. */

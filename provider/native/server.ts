@@ -136,6 +136,7 @@ export function configFailures(news: Props): CheckFailure[] {
     const key = /mediahost:(\w+)/.exec(message)?.[1] ?? "accounts";
     return [...failures, { property: key, reason: message }];
   }
+  const session = new Session(configuration);
   let usable = 0;
   for (const [name, credentials] of configuration.accounts) {
     // the key the account's credentials come from: the top-level ones, or its entry under accounts
@@ -146,7 +147,7 @@ export function configFailures(news: Props): CheckFailure[] {
       continue;
     }
     try {
-      new Session(configuration).context(property ? name : undefined);
+      session.context(property ? name : undefined);
       usable++;
     } catch (err) {
       if (!isExpected(err)) throw err;

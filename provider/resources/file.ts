@@ -151,9 +151,10 @@ async function write(ctx: KindContext, i: Inputs): Promise<FileRecorded> {
 const ANSWER_WINDOW_BEFORE_MS = 60_000;
 
 /**
- * Whether the file still holds what this stack recorded: the same size, and its mtime the one
- * recorded, or, for a time recorded from an upload's answer (its Date, to the second), within that
- * second or the minute before it. A write by someone else later than that is told apart.
+ * Whether the file still holds what this stack recorded: the same size, and its mtime the time
+ * recorded or within that time's second or the minute before it (a time from an upload's answer,
+ * its Date, is to the second; the window applies to every recorded time). A write by someone else
+ * later than that is told apart.
  */
 function unchanged(there: { size: number; mtime: string }, olds: { size: number; mtime: string }): boolean {
   if (there.size !== olds.size) return false;

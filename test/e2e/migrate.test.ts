@@ -8,6 +8,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNothingMadeOrReplaced } from "./helpers/expect";
 import { linkCheckout } from "./helpers/package";
 import { openProject, type Project } from "./helpers/project";
 import { repoRoot, toolchainForTests } from "./helpers/toolchain";
@@ -61,16 +62,11 @@ describe("a dynamic stack moved to the native face", async () => {
       `${await readFile(join(dir, "Pulumi.yaml"), "utf8")}plugins:\n  providers:\n    - name: mediahost\n      path: ${join(dir, "node_modules/pulumi-mediahost/plugin")}\n`,
     );
     const preview = await p.stack.preview({ diff: true });
-    expect(preview.changeSummary.replace ?? 0).toBe(0);
-    expect(preview.changeSummary.create ?? 0).toBe(0);
-    expect(preview.changeSummary.delete ?? 0).toBe(0);
+    expectNothingMadeOrReplaced(preview.changeSummary);
     p.mark();
     const up = await p.stack.up();
     expect(up.summary.result).toBe("succeeded");
-    const changes = up.summary.resourceChanges ?? {};
-    expect(changes.replace ?? 0).toBe(0);
-    expect(changes.create ?? 0).toBe(0);
-    expect(changes.delete ?? 0).toBe(0);
+    expectNothingMadeOrReplaced(up.summary.resourceChanges);
     const writes = Object.keys(p.calls()).filter((op) => WRITES.test(op));
     expect(writes).toEqual([]);
     const saved = (await p.stateFile()) as SavedState;

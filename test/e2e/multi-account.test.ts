@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorState } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
+import { expectRefusedCredentialLines } from "./helpers/expect";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { toolchainForTests } from "./helpers/toolchain";
 
@@ -122,16 +123,7 @@ describe("examples/multi-account with the real CLI", async () => {
       (e: Error) => String(e),
     );
     if (failed) {
-      const lines = failed.split("\n").filter((l) => /error: .*refused its credentials/.test(l));
-      expect(lines.length).toBeGreaterThan(0);
-      for (const line of lines) {
-        expect(line).toMatch(
-          /account "(eu|us)": the service refused its credentials \(Invalid client credentials\)/,
-        );
-        expect(line).toMatch(
-          /run `pulumi up` without `--refresh` \(or `pulumi refresh --run-program`\) once/,
-        );
-      }
+      expectRefusedCredentialLines(failed, "(eu|us)");
       for (const secret of Object.values(rotated)) expect(failed).not.toContain(secret);
     }
     // the way the message names: an up without --refresh records the current credentials

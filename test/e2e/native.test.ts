@@ -12,6 +12,11 @@ import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorState } from "../../emulator/index";
 import { RequestLog } from "../../emulator/requestlog";
+import {
+  expectNothingMadeOrReplaced,
+  expectOnlyRename,
+  expectRefusedCredentialLines,
+} from "./helpers/expect";
 import { linkCheckout } from "./helpers/package";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
@@ -157,10 +162,7 @@ describe("the native face with the real CLI", async () => {
       p.mark();
       const up = await p.stack.up();
       expect(up.summary.resourceChanges).toMatchObject({ update: 6 });
-      const calls = p.calls();
-      expect(calls.rename).toBe(1);
-      for (const op of ["deleteFile", "upload", "mkdir", "setMeta", "addTags", "setFolderOptions"])
-        expect(calls[op] ?? 0, op).toBe(0);
+      expectOnlyRename(p.calls());
       expect(state().meta["/catalog/shoes"]).toMatchObject({ title: "Shoes" });
       await p.stack.preview({ refresh: true, expectNoChanges: true });
     } finally {
@@ -380,21 +382,11 @@ describe("two explicit native providers, one account each", async () => {
         () => "",
         (e: Error) => String(e),
       );
-      const lines = failed.split("\n").filter((l) => /error: .*refused its credentials/.test(l));
-      if (failed) expect(lines.length).toBeGreaterThan(0);
-      for (const line of lines) {
-        expect(line).toMatch(/the service refused its credentials \(Invalid client credentials\)/);
-        expect(line).toMatch(
-          /run `pulumi up` without `--refresh` \(or `pulumi refresh --run-program`\) once/,
-        );
-      }
+      if (failed) expectRefusedCredentialLines(failed, "default");
       expect(failed).not.toContain(rotated);
       const up = await p.stack.up();
       expect(up.summary.result).toBe("succeeded");
-      const changes = up.summary.resourceChanges ?? {};
-      expect(changes.replace ?? 0).toBe(0);
-      expect(changes.create ?? 0).toBe(0);
-      expect(changes.delete ?? 0).toBe(0);
+      expectNothingMadeOrReplaced(up.summary.resourceChanges);
       await p.stack.preview({ refresh: true, expectNoChanges: true });
       expect(plaintextLocations(await p.stateFile(), rotated)).toEqual([]);
     } finally {

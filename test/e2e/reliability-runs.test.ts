@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RequestLog } from "../../emulator/requestlog";
+import { expectRefusedCredentialLines } from "./helpers/expect";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
 
@@ -296,16 +297,7 @@ describe("runs that go wrong", async () => {
       const run = await cli(["up", "--refresh", "--yes", "--skip-preview"]);
       expect(run.code).not.toBe(0);
       // the refresh runs with the credentials the last up recorded: the line names the account and the way on
-      const errors = run.out.split("\n").filter((l) => /error: .*refused its credentials/.test(l));
-      expect(errors.length).toBeGreaterThan(0);
-      for (const line of errors) {
-        expect(line).toMatch(
-          /account "default": the service refused its credentials \(Invalid client credentials\)/,
-        );
-        expect(line).toMatch(
-          /run `pulumi up` without `--refresh` \(or `pulumi refresh --run-program`\) once/,
-        );
-      }
+      expectRefusedCredentialLines(run.out, "default");
       expect(run.out).not.toMatch(/^\s+at .*\(.*:\d+:\d+\)$/m);
       expect(run.out).not.toContain("rotated-elsewhere-51c0");
     } finally {

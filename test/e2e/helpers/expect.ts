@@ -1,0 +1,39 @@
+// Assertions several e2e tests make the same way.
+import { expect } from "vitest";
+
+/**
+ * A refresh refused with the recorded credentials: every error line about them names the account
+ * (`account`, a pattern) and the way past it; there is at least one such line.
+ */
+export function expectRefusedCredentialLines(output: string, account: string): void {
+  const lines = output.split("\n").filter((l) => /error: .*refused its credentials/.test(l));
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) {
+    expect(line).toMatch(
+      new RegExp(
+        `account "${account}": the service refused its credentials \\(Invalid client credentials\\)`,
+      ),
+    );
+    expect(line).toMatch(/run `pulumi up` without `--refresh` \(or `pulumi refresh --run-program`\) once/);
+  }
+}
+
+/** A preview's or an update's changes: nothing created, deleted or replaced. */
+export function expectNothingMadeOrReplaced(changes: Record<string, number> | undefined): void {
+  for (const op of ["replace", "create", "delete"]) expect(changes?.[op] ?? 0, op).toBe(0);
+}
+
+/** A folder's move as the API saw it: one rename, and nothing else written. */
+export function expectOnlyRename(calls: Record<string, number>): void {
+  expect(calls.rename).toBe(1);
+  for (const op of [
+    "deleteFile",
+    "upload",
+    "mkdir",
+    "setMeta",
+    "addTags",
+    "setFolderOptions",
+    "startBatchDelete",
+  ])
+    expect(calls[op] ?? 0, op).toBe(0);
+}
