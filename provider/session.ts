@@ -55,6 +55,8 @@ export class Session {
   private readonly moves: Move[] = [];
   /** Resource operations (create, read, update, delete) under way in this process. */
   private operations = 0;
+  /** When the last of them ended: its slot in the engine goes to the next step. */
+  private operationEndedAt = 0;
 
   constructor(
     readonly configuration: Configuration,
@@ -66,6 +68,7 @@ export class Session {
       client: { ...configuration.client, ...options.client },
       writer: {
         operationsUnderWay: () => this.operations,
+        lastOperationEnd: () => this.operationEndedAt,
         waitingOnWriters: () => [...this.contexts.values()].reduce((n, c) => n + c.writer.waiting, 0),
         ...options.writer,
       },
@@ -79,6 +82,7 @@ export class Session {
       return await work();
     } finally {
       this.operations--;
+      this.operationEndedAt = Date.now();
     }
   }
 

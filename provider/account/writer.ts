@@ -14,8 +14,12 @@
 // than a round trip, else the write reads again (W writes cost W + 1 to 2W account reads). How long
 // a gather waits is measured, not fixed: until no change has come for a few times the gap seen
 // between changes arriving together, and while other operations of the process are at work (one
-// finishing frees a slot for the next step), a few of the service's round trips; never more than
-// 2 s. A change the check finds lost (another writer wrote over it from an older read) is written
+// finishing frees a slot for the next step), a few of the service's round trips. The first wave of
+// a run is the exception: the engine starts its first steps in no order of ours, so the first
+// changes come among other steps, and the writer waits while those are at work and a quiet spell
+// after the last of them ends (at most eight round trips), for the account changes that take their
+// slots. Never more than 2 s. Resources that only need to know the account read it themselves
+// while the writer gathers, rather than hold the engine's slots until its read. A change the check finds lost (another writer wrote over it from an older read) is written
 // again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that checks a
 // write waits a round trip after it ("settle", provider/account/read-back.ts). What can still be
 // lost without a version check in the API is in docs/reliability.md.
@@ -78,6 +82,8 @@ export interface WriterOptions {
   operationsUnderWay?: () => number;
   /** How many of them wait for an account writer, this one or another account's (default: this one's). */
   waitingOnWriters?: () => number;
+  /** When the last operation of the process ended (ms since the epoch): the engine fills its slot next. */
+  lastOperationEnd?: () => number;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -99,6 +105,10 @@ const QUIET_PER_GAP = 3;
 const POLL_MS = 10;
 /** While other operations are at work, a change may follow the last one this many round trips later. */
 const OTHERS_ROUND_TRIPS = 3;
+/** For this many round trips of a gather, the end of another operation restarts the quiet spell... */
+const FOLLOW_ROUND_TRIPS = 3;
+/** ...and for this many in a run's first wave. */
+const FIRST_FOLLOW_ROUND_TRIPS = 8;
 /** Times a change is written before the writer gives up on a competing writer. */
 const MAX_ROUNDS = 5;
 
@@ -142,6 +152,8 @@ export class AccountWriter {
   /** Written and not yet checked on a read. */
   private unchecked: Pending[] = [];
   private running?: Promise<void>;
+  /** Whether the burst is gathering changes (no read is due before it ends). */
+  private gathering = false;
   private lastChangeAt = 0;
   /** The gap between changes arriving together, as last seen (smoothed); undefined until seen. */
   private arrivalGapMs?: number;
@@ -159,6 +171,7 @@ export class AccountWriter {
   private readonly coalesceMs: number;
   private readonly operationsUnderWay: () => number;
   private readonly waitingOnWriters: () => number;
+  private readonly lastOperationEnd: () => number;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -173,6 +186,7 @@ export class AccountWriter {
     this.coalesceMs = options.coalesceMs ?? 150;
     this.operationsUnderWay = options.operationsUnderWay ?? (() => 0);
     this.waitingOnWriters = options.waitingOnWriters ?? (() => this.waiting);
+    this.lastOperationEnd = options.lastOperationEnd ?? (() => 0);
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
@@ -183,11 +197,14 @@ export class AccountWriter {
   }
 
   /**
-   * While a burst of writes is under way, the account as its next read shows it: resources that
-   * only need to know the account (their account check) wait for that read instead of making one.
+   * While a burst of writes is under way and about to read (reading, writing or settling before
+   * the check), the account as its next read shows it: resources that only need to know the
+   * account (their account check) wait for that read instead of making one. Not while it gathers:
+   * that may last until the engine's other steps end (up to 2 s), and those steps may be the very
+   * ones asking, so waiting would hold every slot of the engine.
    */
   nextRead(): Promise<Account> | undefined {
-    if (!this.running) return undefined;
+    if (!this.running || this.gathering) return undefined;
     return new Promise((resolve, reject) => this.readWaiters.push({ resolve, reject }));
   }
 
@@ -229,7 +246,12 @@ export class AccountWriter {
           base = undefined;
         }
       }
-      await this.gather();
+      this.gathering = true;
+      try {
+        await this.gather();
+      } finally {
+        this.gathering = false;
+      }
       const batch = [...lost, ...this.queue];
       this.queue = [];
       if (batch.length === 0) continue;
@@ -316,17 +338,24 @@ export class AccountWriter {
     for (;;) {
       const now = Date.now();
       const quietMs = scarce ? SCARCE_QUIET_MS : this.quietMs();
-      const quietFor = now - Math.max(this.lastChangeAt, this.resolvedAt);
+      // before the first answer, the shortest quiet spell stands for the round trip
+      const roundTripMs = this.client.roundTripMs ?? MIN_QUIET_MS;
+      // the end of another operation frees a slot whose next step may be an account change: for
+      // a few round trips of a gather, the quiet spell counts from such an end too, and lasts
+      // while others are at work. Longer in a run's first wave, which the engine started among
+      // its other steps in no order of ours; later waves mostly start together, on the check's read.
+      const followMs =
+        (this.lastWrite.at === 0 ? FIRST_FOLLOW_ROUND_TRIPS : FOLLOW_ROUND_TRIPS) * roundTripMs;
+      const following = now - started < followMs;
+      const quietFor =
+        now - Math.max(this.lastChangeAt, this.resolvedAt, following ? this.lastOperationEnd() : 0);
       const left = maxMs - (now - started);
       if (left <= 0) return;
-      // while other operations are at work, one of them finishing lets the engine send its next
-      // step, which may be an account change: wait a few of the service's round trips for it
-      const waitMs =
-        this.othersAtWork() > 0
-          ? Math.max(quietMs, OTHERS_ROUND_TRIPS * (this.client.roundTripMs ?? 0))
-          : quietMs;
-      if (quietFor >= waitMs) return;
-      await this.sleep(Math.min(waitMs - quietFor, POLL_MS, left));
+      // after that, while others are at work, one of them may still end within a few round trips
+      const othersAtWork = this.othersAtWork() > 0;
+      const waitMs = othersAtWork ? Math.max(quietMs, OTHERS_ROUND_TRIPS * roundTripMs) : quietMs;
+      if (quietFor >= waitMs && !(following && othersAtWork)) return;
+      await this.sleep(Math.min(Math.max(1, waitMs - quietFor), POLL_MS, left));
     }
   }
 

@@ -59,7 +59,88 @@ async function engine(writer: AccountWriter, total: number, parallel: number, un
   await Promise.all(Array.from({ length: parallel }, slot));
 }
 
+/**
+ * The engine running `steps` in order, at most `parallel` at a time, the next started when one
+ * returns: "alias" steps submit a change, "other" steps (a folder) take `otherMs`.
+ */
+async function mixedEngine(
+  writer: AccountWriter,
+  steps: ("alias" | "other")[],
+  parallel: number,
+  process: { underWay: number; endedAt: number },
+  otherMs: number,
+) {
+  let next = 0;
+  const slot = async (): Promise<void> => {
+    while (next < steps.length) {
+      const i = next++;
+      process.underWay++;
+      await new Promise((r) => setTimeout(r, 1));
+      try {
+        if (steps[i] === "other") await new Promise((r) => setTimeout(r, otherMs));
+        else
+          await writer.submit({
+            alias: { name: `a${i}`, fields: { prefix: `/a${i}` } },
+            resource: `Alias a${i}`,
+          });
+      } finally {
+        process.underWay--;
+        process.endedAt = Date.now();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, slot));
+}
+
 describe("AccountWriter under the engine's --parallel", () => {
+  it("waits, in a run's first wave, for the steps that take the slots other operations free", async () => {
+    vi.useFakeTimers();
+    try {
+      const s = service(false);
+      // a service of 50 ms round trips, where a folder takes four of them
+      (s.client as { roundTripMs: number }).roundTripMs = 50;
+      const process = { underWay: 0, endedAt: 0 };
+      const writer = new AccountWriter("default", s.client, () => {}, {
+        operationsUnderWay: () => process.underWay,
+        lastOperationEnd: () => process.endedAt,
+      });
+      // the engine starts two alias changes and six folders (each a few round trips), then the
+      // other 19 alias changes as slots free: 21 changes, 8 at a time, are still 3 writes
+      const steps = [
+        ...(["alias", "alias"] as const),
+        ...Array.from({ length: 6 }, () => "other" as const),
+        ...Array.from({ length: 19 }, () => "alias" as const),
+      ];
+      const done = mixedEngine(writer, steps, 8, process, 200);
+      await vi.advanceTimersByTimeAsync(10_000);
+      await done;
+      expect(Object.keys(s.aliases())).toHaveLength(21);
+      expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("answers an account check from its next read only once gathering is over", async () => {
+    vi.useFakeTimers();
+    try {
+      const s = service();
+      const writer = new AccountWriter("default", s.client, () => {}, { operationsUnderWay: () => 1 });
+      const change = writer.submit({ alias: { name: "a", fields: { prefix: "/a" } }, resource: "Alias a" });
+      // gathering: a resource that only needs the account reads it itself, at once
+      expect(writer.nextRead()).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(150 + 1);
+      // reading before the write: that read answers
+      const next = writer.nextRead();
+      expect(next).toBeInstanceOf(Promise);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await change;
+      expect((await next)?.alias).toBe("demo");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("writes once per wave of account steps: 21 changes, 8 at a time, are 3 writes", async () => {
     const s = service();
     const underWay = { n: 0 };
