@@ -13,13 +13,14 @@
 // engine's account steps. The check's read is the base of that write when gathering took less
 // than a round trip, else the write reads again (W writes cost W + 1 to 2W account reads). How long
 // a gather waits is measured, not fixed: until no change has come for a few times the gap seen
-// between changes arriving together, and while other operations of the process are at work (one
-// finishing frees a slot for the next step), a few of the service's round trips. The first wave of
-// a run is the exception: the engine starts its first steps in no order of ours, so the first
-// changes come among other steps, and the writer waits while those are at work and a quiet spell
-// after the last of them ends (at most eight round trips), for the account changes that take their
-// slots. Never more than 2 s. Resources that only need to know the account read it themselves
-// while the writer gathers, rather than hold the engine's slots until its read. A change the check finds lost (another writer wrote over it from an older read) is written
+// between changes arriving together; and, since the end of another operation of the process frees
+// a slot of the engine whose next step may be an account change, for the first three round trips
+// of a gather the quiet spell counts from such an end too and lasts while others are at work, and
+// after that, while they are, a few round trips more. A run's first wave gets eight round trips:
+// the engine starts its first steps in no order of ours, so the first changes come among other
+// steps. Never more than 2 s. Resources that only need to know the account read it themselves
+// while the writer gathers, rather than hold the engine's slots until its read. A change the
+// check finds lost (another writer wrote over it from an older read) is written
 // again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that checks a
 // write waits a round trip after it ("settle", provider/account/read-back.ts). What can still be
 // lost without a version check in the API is in docs/reliability.md.
