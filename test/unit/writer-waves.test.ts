@@ -67,14 +67,14 @@ async function mixedEngine(
   writer: AccountWriter,
   steps: ("alias" | "other")[],
   parallel: number,
-  process: { underWay: number; endedAt: number },
+  work: { underWay: number; endedAt: number },
   otherMs: number,
 ) {
   let next = 0;
   const slot = async (): Promise<void> => {
     while (next < steps.length) {
       const i = next++;
-      process.underWay++;
+      work.underWay++;
       await new Promise((r) => setTimeout(r, 1));
       try {
         if (steps[i] === "other") await new Promise((r) => setTimeout(r, otherMs));
@@ -84,8 +84,8 @@ async function mixedEngine(
             resource: `Alias a${i}`,
           });
       } finally {
-        process.underWay--;
-        process.endedAt = Date.now();
+        work.underWay--;
+        work.endedAt = Date.now();
       }
     }
   };
@@ -99,10 +99,10 @@ describe("AccountWriter under the engine's --parallel", () => {
       const s = service(false);
       // a service of 50 ms round trips, where a folder takes four of them
       (s.client as { roundTripMs: number }).roundTripMs = 50;
-      const process = { underWay: 0, endedAt: 0 };
+      const work = { underWay: 0, endedAt: 0 };
       const writer = new AccountWriter("default", s.client, () => {}, {
-        operationsUnderWay: () => process.underWay,
-        lastOperationEnd: () => process.endedAt,
+        operationsUnderWay: () => work.underWay,
+        lastOperationEnd: () => work.endedAt,
       });
       // the engine starts two alias changes and six folders (each a few round trips), then the
       // other 19 alias changes as slots free: 21 changes, 8 at a time, are still 3 writes
@@ -111,7 +111,7 @@ describe("AccountWriter under the engine's --parallel", () => {
         ...Array.from({ length: 6 }, () => "other" as const),
         ...Array.from({ length: 19 }, () => "alias" as const),
       ];
-      const done = mixedEngine(writer, steps, 8, process, 200);
+      const done = mixedEngine(writer, steps, 8, work, 200);
       await vi.advanceTimersByTimeAsync(10_000);
       await done;
       expect(Object.keys(s.aliases())).toHaveLength(21);
