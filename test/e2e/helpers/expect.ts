@@ -37,3 +37,19 @@ export function expectOnlyRename(calls: Record<string, number>): void {
   ])
     expect(calls[op] ?? 0, op).toBe(0);
 }
+
+/**
+ * The quickstart's preview of `productsFolder` set to /catalog: the folder and the five resources
+ * that follow it are updated in place, nothing is replaced, and the preview names the move.
+ */
+export function expectProductsMovePreview(preview: {
+  changeSummary: Record<string, number | undefined>;
+  stdout: string;
+  stderr: string;
+}): void {
+  expect(preview.changeSummary).toMatchObject({ update: 6 });
+  expect(preview.changeSummary.replace).toBeUndefined();
+  expect(`${preview.stdout}\n${preview.stderr}`).toMatch(
+    /Folder \/products: moves to \/catalog with everything in it/,
+  );
+}
