@@ -18,8 +18,15 @@ type DirEntry = z.infer<typeof schemas.DirEntry>;
 /** The entry, `undefined` when the listing shows there is none, or "stat" when the listing cannot tell. */
 export type Lookup = DirEntry | undefined | "stat";
 
-/** How long a lookup waits for siblings to ask too before it decides between a listing and `stat`. */
-const GATHER_MS = 5;
+/**
+ * How long the first lookup of a parent waits for siblings to ask too before it decides between a
+ * listing and `stat`: half a round trip of the service (a `stat` costs a whole one, so a lone
+ * child loses at most half a call's time, once per parent and run), within these bounds. The
+ * engine sends its reads a few ms apart, more on a busy machine: a fixed 5 ms sometimes decided
+ * on a `stat` for the first child and then listed for its siblings anyway.
+ */
+const MIN_GATHER_MS = 5;
+const MAX_GATHER_MS = 25;
 
 class ParentListing {
   readonly entries = new Map<string, DirEntry>();
@@ -29,6 +36,8 @@ class ParentListing {
   /** The continuation of the next page; `null` once the last page is in. */
   next: string | undefined | null = undefined;
   unlistable = false;
+  /** The wait of the first lookup for its siblings; every later one goes on when it ends. */
+  gathered?: Promise<void>;
   private fetching?: Promise<void>;
 
   constructor(
@@ -66,6 +75,10 @@ export class Listings {
 
   constructor(private readonly client: MediahostClient) {}
 
+  private gatherMs(): number {
+    return Math.min(MAX_GATHER_MS, Math.max(MIN_GATHER_MS, (this.client.roundTripMs ?? 0) / 2));
+  }
+
   /** The entry at `path` as its parent's listing shows it (see the module comment). */
   async lookup(path: string): Promise<Lookup> {
     const parentPath = parentOf(path);
@@ -76,7 +89,8 @@ export class Listings {
       this.parents.set(parentPath, parent);
     }
     parent.asked.add(name);
-    if (parent.pages === 0) await new Promise((r) => setTimeout(r, GATHER_MS));
+    parent.gathered ??= new Promise((r) => setTimeout(r, this.gatherMs()));
+    await parent.gathered;
     for (;;) {
       const entry = parent.entries.get(name);
       if (entry) return entry;
