@@ -19,12 +19,13 @@
 // after that, while they are, a few round trips more. A run's first wave gets eight round trips:
 // the engine starts its first steps in no order of ours, so the first changes come among other
 // steps. Never more than 2 s, and not at all once every slot of the engine (its default
-// `--parallel`) holds an operation waiting for a writer: no step can start before a write answers. Resources that only need to know the account read it themselves
-// while the writer gathers, rather than hold the engine's slots until its read. A change the
-// check finds lost (another writer wrote over it from an older read) is written
-// again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that checks a
-// write waits a round trip after it ("settle", provider/account/read-back.ts). What can still be
-// lost without a version check in the API is in docs/reliability.md.
+// `--parallel`) holds an operation waiting for a writer: no step can start before a write
+// answers. Resources that only need to know the account read it themselves while the writer
+// gathers, rather than hold the engine's slots until its read. A change the check finds lost
+// (another writer wrote over it from an older read) is written again on a fresh read after a
+// jittered pause, at most MAX_ROUNDS times. The read that checks a write waits a round trip after
+// it ("settle", provider/account/read-back.ts). What can still be lost without a version check in
+// the API is in docs/reliability.md.
 
 import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
