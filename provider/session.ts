@@ -4,7 +4,6 @@
 // and which objects a new resource took over ("claimed") from another resource of the stack. The engine runs one provider process per `pulumi` command, so
 // "this run" is this session. Both faces make one from a Configuration (provider/config.ts).
 import { randomUUID } from "node:crypto";
-import { availableParallelism } from "node:os";
 import { AccountContext, type ContextOptions } from "./account/context";
 import { TokenCache } from "./client";
 import { type Configuration, type Credentials, credentialsFor, DEFAULT_ACCOUNT } from "./config";
@@ -39,19 +38,6 @@ function objectKey(baseUrl: string, accountAlias: string, kind: string, id: stri
   return JSON.stringify([baseUrl, accountAlias, kind, id]);
 }
 
-/**
- * The engine's default `--parallel` on this machine: `PULUMI_PARALLEL` when set, else four steps
- * per CPU (the CLI's `4 × GOMAXPROCS`; plugins run on the engine's machine and inherit its
- * environment). A `--parallel` flag cannot be seen from here: a lower one never fills this many
- * slots, and a higher one at worst splits a wave of account changes into one more write.
- */
-export function defaultParallel(env: NodeJS.ProcessEnv = process.env): number {
-  const parallel = Number(env.PULUMI_PARALLEL);
-  if (Number.isInteger(parallel) && parallel > 0) return parallel;
-  const procs = Number(env.GOMAXPROCS);
-  return 4 * (Number.isInteger(procs) && procs > 0 ? procs : availableParallelism());
-}
-
 const fingerprint = (c: Credentials) => TokenCache.key(c.baseUrl, c.clientId, c.clientSecret);
 
 export class Session {
@@ -84,7 +70,6 @@ export class Session {
         operationsUnderWay: () => this.operations,
         lastOperationEnd: () => this.operationEndedAt,
         waitingOnWriters: () => [...this.contexts.values()].reduce((n, c) => n + c.writer.waiting, 0),
-        engineSlots: defaultParallel,
         ...options.writer,
       },
     };

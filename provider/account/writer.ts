@@ -18,14 +18,15 @@
 // of a gather the quiet spell counts from such an end too and lasts while others are at work, and
 // after that, while they are, a few round trips more. A run's first wave gets eight round trips:
 // the engine starts its first steps in no order of ours, so the first changes come among other
-// steps. Never more than 2 s, and not at all once every slot of the engine (its default
-// `--parallel`) holds an operation waiting for a writer: no step can start before a write
-// answers. Resources that only need to know the account read it themselves while the writer
-// gathers, rather than hold the engine's slots until its read. A change the check finds lost
-// (another writer wrote over it from an older read) is written again on a fresh read after a
-// jittered pause, at most MAX_ROUNDS times. The read that checks a write waits a round trip after
-// it ("settle", provider/account/read-back.ts). What can still be lost without a version check in
-// the API is in docs/reliability.md.
+// steps. Never more than 2 s. (Writing at once when every slot of the engine waits for the writer
+// was tried: it saved about 150 ms a first wave, but its whole-map write then came from a read
+// made just before a person's change of another alias, and undid it; the concurrent-writers test
+// in test/integration/shared-objects.test.ts caught that.) Resources that only need to know the
+// account read it themselves while the writer gathers, rather than hold the engine's slots until
+// its read. A change the check finds lost (another writer wrote over it from an older read) is
+// written again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that
+// checks a write waits a round trip after it ("settle", provider/account/read-back.ts). What can
+// still be lost without a version check in the API is in docs/reliability.md.
 
 import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
@@ -87,12 +88,6 @@ export interface WriterOptions {
   waitingOnWriters?: () => number;
   /** When the last operation of the process ended (ms since the epoch): the engine fills its slot next. */
   lastOperationEnd?: () => number;
-  /**
-   * How many steps the engine runs at once (its `--parallel`, as far as the provider can tell):
-   * once that many operations are under way and every one waits for an account writer, nothing
-   * more can start until a write answers. Unknown (undefined) means never assume so.
-   */
-  engineSlots?: () => number | undefined;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -181,7 +176,6 @@ export class AccountWriter {
   private readonly operationsUnderWay: () => number;
   private readonly waitingOnWriters: () => number;
   private readonly lastOperationEnd: () => number;
-  private readonly engineSlots: () => number | undefined;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -197,7 +191,6 @@ export class AccountWriter {
     this.operationsUnderWay = options.operationsUnderWay ?? (() => 0);
     this.waitingOnWriters = options.waitingOnWriters ?? (() => this.waiting);
     this.lastOperationEnd = options.lastOperationEnd ?? (() => 0);
-    this.engineSlots = options.engineSlots ?? (() => undefined);
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
@@ -335,15 +328,6 @@ export class AccountWriter {
   }
 
   /**
-   * Whether every slot of the engine is taken by an operation waiting for an account writer: then
-   * the engine can start no step, so no change can come, until a write answers.
-   */
-  private slotsFull(): boolean {
-    const slots = this.engineSlots();
-    return slots !== undefined && this.operationsUnderWay() >= slots && this.othersAtWork() === 0;
-  }
-
-  /**
    * Waits until no change has come for a quiet spell and no other operation of the process is
    * under way (bounded), so that one write carries every change the engine can send before it:
    * the engine runs a few operations at a time (`--parallel`), and each other operation that
@@ -370,7 +354,7 @@ export class AccountWriter {
       const quietFor =
         now - Math.max(this.lastChangeAt, this.resolvedAt, following ? this.lastOperationEnd() : 0);
       const left = maxMs - (now - started);
-      if (left <= 0 || this.slotsFull()) return;
+      if (left <= 0) return;
       // after that, while others are at work, one of them may still end within a few round trips
       const othersAtWork = this.othersAtWork() > 0;
       const waitMs = othersAtWork ? Math.max(quietMs, OTHERS_ROUND_TRIPS * roundTripMs) : quietMs;

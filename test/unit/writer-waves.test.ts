@@ -2,11 +2,9 @@
 // steps at a time (`--parallel`), and sends the next account change only when one of its steps
 // returns. The writer gathers what the check's read frees, so each write carries a whole wave:
 // 21 alias changes at 8 at a time are 3 writes, not one per change that trickles in.
-import { availableParallelism } from "node:os";
 import { describe, expect, it, vi } from "vitest";
 import { AccountWriter } from "../../provider/account/writer";
 import type { MediahostClient } from "../../provider/client";
-import { defaultParallel } from "../../provider/session";
 
 const LATENCY = 5;
 
@@ -95,74 +93,29 @@ async function mixedEngine(
 }
 
 describe("AccountWriter under the engine's --parallel", () => {
-  it.each([
-    ["engine's slots unknown", undefined],
-    ["engine's slots known (8)", 8],
-  ])(
-    "waits, in a run's first wave, for the steps that take the slots other operations free (%s)",
-    async (_, slots) => {
-      vi.useFakeTimers();
-      try {
-        const s = service(false);
-        // a service of 50 ms round trips, where a folder takes four of them
-        (s.client as { roundTripMs: number }).roundTripMs = 50;
-        const work = { underWay: 0, endedAt: 0 };
-        const writer = new AccountWriter("default", s.client, () => {}, {
-          operationsUnderWay: () => work.underWay,
-          lastOperationEnd: () => work.endedAt,
-          engineSlots: () => slots,
-        });
-        // the engine starts two alias changes and six folders (each a few round trips), then the
-        // other 19 alias changes as slots free: 21 changes, 8 at a time, are still 3 writes
-        const steps = [
-          ...(["alias", "alias"] as const),
-          ...Array.from({ length: 6 }, () => "other" as const),
-          ...Array.from({ length: 19 }, () => "alias" as const),
-        ];
-        const done = mixedEngine(writer, steps, 8, work, 200);
-        await vi.advanceTimersByTimeAsync(10_000);
-        await done;
-        expect(Object.keys(s.aliases())).toHaveLength(21);
-        expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(3);
-      } finally {
-        vi.useRealTimers();
-      }
-    },
-  );
-
-  it("writes at once when every slot of the engine waits for it: no step can start, so no change can come", async () => {
+  it("waits, in a run's first wave, for the steps that take the slots other operations free", async () => {
     vi.useFakeTimers();
     try {
-      const writeTimes = async (slots: number) => {
-        const start = Date.now();
-        const s = service(false);
-        const underWay = { n: 0 };
-        const times: number[] = [];
-        const update = s.client.ops.updateAccount;
-        s.client.ops.updateAccount = (args) => {
-          times.push(Date.now() - start);
-          return update(args);
-        };
-        const writer = new AccountWriter("default", s.client, () => {}, {
-          operationsUnderWay: () => underWay.n,
-          engineSlots: () => slots,
-        });
-        const done = engine(writer, 16, 8, underWay);
-        await vi.advanceTimersByTimeAsync(5_000);
-        await done;
-        expect(Object.keys(s.aliases())).toHaveLength(16);
-        return times;
-      };
-      // 8 slots, all 8 waiting: the first write goes after the writer's next look (10 ms) and the
-      // read before it, not after the 150 ms a first wave otherwise gathers while the
-      // account-update counter is unknown
-      const full = await writeTimes(8);
-      expect(full).toHaveLength(2);
-      expect(full[0]).toBeLessThanOrEqual(1 + 10 + 2 * LATENCY);
-      // one slot the engine may still fill: the writer gathers as before
-      const notFull = await writeTimes(9);
-      expect(notFull).toHaveLength(2);
-      expect(notFull[0]).toBeGreaterThan(150);
+      const s = service(false);
+      // a service of 50 ms round trips, where a folder takes four of them
+      (s.client as { roundTripMs: number }).roundTripMs = 50;
+      const work = { underWay: 0, endedAt: 0 };
+      const writer = new AccountWriter("default", s.client, () => {}, {
+        operationsUnderWay: () => work.underWay,
+        lastOperationEnd: () => work.endedAt,
+      });
+      // the engine starts two alias changes and six folders (each a few round trips), then the
+      // other 19 alias changes as slots free: 21 changes, 8 at a time, are still 3 writes
+      const steps = [
+        ...(["alias", "alias"] as const),
+        ...Array.from({ length: 6 }, () => "other" as const),
+        ...Array.from({ length: 19 }, () => "alias" as const),
+      ];
+      const done = mixedEngine(writer, steps, 8, work, 200);
+      await vi.advanceTimersByTimeAsync(10_000);
+      await done;
+      expect(Object.keys(s.aliases())).toHaveLength(21);
+      expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(3);
     } finally {
       vi.useRealTimers();
     }
@@ -294,14 +247,5 @@ describe("AccountWriter under the engine's --parallel", () => {
     } finally {
       vi.useRealTimers();
     }
-  });
-});
-
-describe("defaultParallel: the engine's slots as the provider can tell them", () => {
-  it("is PULUMI_PARALLEL when set, else four per GOMAXPROCS or per CPU, as the CLI's default", () => {
-    expect(defaultParallel({ PULUMI_PARALLEL: "3", GOMAXPROCS: "5" })).toBe(3);
-    expect(defaultParallel({ GOMAXPROCS: "5" })).toBe(20);
-    expect(defaultParallel({ PULUMI_PARALLEL: "0" })).toBe(4 * availableParallelism());
-    expect(defaultParallel({ PULUMI_PARALLEL: "many", GOMAXPROCS: "-1" })).toBe(4 * availableParallelism());
   });
 });
