@@ -35,9 +35,10 @@ const USAGE = `Usage: mediahost-recover [--stack NAME] [--cwd DIR] [--pulumi PAT
 
 Run it once before \`pulumi up\` after an update of the stack was cancelled or killed midway, on
 any machine that shares the stack's backend (a fresh CI runner will do): it repairs a file://
-backend the kill left unreadable, releases the lock the interrupted run left, notes the objects that run had begun creating as this stack's (so that the
-next \`pulumi up\` takes over what it made, without \`adopt\`), and drops the pending creates from
-the state. Objects anyone else made still need \`adopt: true\`.
+backend the kill left unreadable, releases the lock the interrupted run left, notes the objects
+that run had begun creating as this stack's (so that the next \`pulumi up\` takes over what it
+made, without \`adopt\`), and drops the pending creates from the state. Objects anyone else made
+still need \`adopt: true\`.
 
   --stack NAME    the stack (default: $PULUMI_STACK, or the stack selected in DIR)
   --cwd DIR       the program's directory, holding Pulumi.yaml (default: .)
