@@ -53,6 +53,27 @@ export interface KindClasses<A, O> {
 }
 
 /**
+ * Turns stack capture off for a resource's registration, returning the limit to restore.
+ * @pulumi/pulumi wraps four promises per property in a "debuggable" promise that captures
+ * `new Error().stack` only to print it if the promise leaks, and the source-map support the Pulumi
+ * runtime installs formats every frame of it: most of a program's CPU per resource
+ * (docs/benchmark.md, "The program's stack traces"). The resource's own source position is
+ * unaffected: the SDK captures it with a limit of its own.
+ */
+function withoutStacks(): number {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  return limit;
+}
+
+/** `err`, given the stack it would have had (where the program declared the resource). */
+function withStack(err: unknown, limit: number): unknown {
+  Error.stackTraceLimit = limit;
+  if (err instanceof Error) Error.captureStackTrace(err, withStack);
+  return err;
+}
+
+/**
  * The classes of the kind `name`, one per face. `outputs` lists the kind's own output properties
  * (checked against its schema by the compiler: every one, and no other); `prepare` turns the
  * arguments into the inputs the provider takes, where they differ; `secretOutputs` names outputs
@@ -81,14 +102,21 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
   return {
     dynamic: class extends pulumi.dynamic.Resource {
       constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
-        super(
-          provider,
-          resourceName,
-          { ...prepare(args), [KIND_KEY]: name, ...ownerInput(), accountAlias: undefined, ...outputProps },
-          options(args, opts),
-          "mediahost",
-          name,
-        );
+        const limit = withoutStacks();
+        try {
+          super(
+            provider,
+            resourceName,
+            { ...prepare(args), [KIND_KEY]: name, ...ownerInput(), accountAlias: undefined, ...outputProps },
+            options(args, opts),
+            "mediahost",
+            name,
+          );
+        } catch (err) {
+          throw withStack(err, limit);
+        } finally {
+          Error.stackTraceLimit = limit;
+        }
       }
     } as unknown as ResourceClass<A, O>,
     native: class extends pulumi.CustomResource {
@@ -96,13 +124,20 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
       static readonly __pulumiType = type;
       constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
         const own = options(args, opts) ?? {};
-        super(
-          type,
-          resourceName,
-          { ...prepare(args), accountAlias: undefined, ...outputProps },
-          // a stack of the dynamic face moves to this one without a replace (docs/upgrading.md)
-          { ...own, aliases: [...(own.aliases ?? []), { type: dynamicType }] },
-        );
+        const limit = withoutStacks();
+        try {
+          super(
+            type,
+            resourceName,
+            { ...prepare(args), accountAlias: undefined, ...outputProps },
+            // a stack of the dynamic face moves to this one without a replace (docs/upgrading.md)
+            { ...own, aliases: [...(own.aliases ?? []), { type: dynamicType }] },
+          );
+        } catch (err) {
+          throw withStack(err, limit);
+        } finally {
+          Error.stackTraceLimit = limit;
+        }
       }
     } as unknown as ResourceClass<A, O, pulumi.CustomResource>,
   };

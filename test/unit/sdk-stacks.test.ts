@@ -1,0 +1,76 @@
+// What the SDK's classes cost a program per resource, under Pulumi's mocks: @pulumi/pulumi wraps
+// each property's promises in "debuggable" promises that capture a stack trace (formatted by the
+// runtime's source-map support) only to print it if the promise leaks. Our classes register with
+// stack capture off, so those promises hold no frames; the program's own errors still name where
+// it declared the resource, and the limit is back afterwards. Runs against dist/.
+import { createRequire } from "node:module";
+import type * as Pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import type * as sdk from "../../sdk";
+
+const load = createRequire(__filename);
+const mediahost = load("../../dist/sdk") as typeof sdk;
+const pulumi = load("@pulumi/pulumi") as typeof Pulumi;
+
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+      call: (args) => args.inputs,
+    },
+    "project",
+    "stack",
+    true,
+    "organization",
+  );
+});
+
+type Debuggable = Promise<unknown> & { _debugCtx: string; _debugStackTrace: string };
+const runtimeState = load("@pulumi/pulumi/runtime/state") as {
+  getStore(): { leakCandidates: Set<Debuggable> };
+};
+
+/** The stacks of the pending debuggable promises whose context names `resource`, by context. */
+function capturedStacks(resource: string): Map<string, string> {
+  const stacks = new Map<string, string>();
+  for (const p of runtimeState.getStore().leakCandidates)
+    if (String(p._debugCtx).includes(resource)) stacks.set(String(p._debugCtx), p._debugStackTrace);
+  return stacks;
+}
+
+describe.each([
+  ["dynamic", mediahost.Folder],
+  ["native", mediahost.native.Folder],
+])("the %s face's classes", (face, Folder) => {
+  it("register with no frames captured for the debuggable promises, and restore the limit", () => {
+    const before = Error.stackTraceLimit;
+    new Folder(`stacks-${face}`, { path: `/stacks-${face}` });
+    const ours = capturedStacks(`stacks-${face}`);
+    // the URN's and id's, and four for each property (path, accountAlias, cdnUrl, ...)
+    expect(ours.size).toBeGreaterThanOrEqual(2 + 4 * 3);
+    expect(
+      [...ours.keys()].some((ctx) => ctx.startsWith(`transferProperty(`) && ctx.includes(", path,")),
+    ).toBe(true);
+    for (const stack of ours.values()) expect(stack).not.toMatch(/\n +at /);
+    expect(Error.stackTraceLimit).toBe(before);
+    // a resource of Pulumi's own classes, made right after, captures as before
+    class Plain extends pulumi.CustomResource {}
+    new Plain("test:index:Plain", `plain-${face}`, { x: 1 });
+    const plain = capturedStacks(`plain-${face}`);
+    expect(plain.size).toBeGreaterThan(0);
+    for (const stack of plain.values()) expect(stack).toMatch(/\n +at /);
+  });
+
+  it("throw the program's errors with the stack of where the resource was declared", () => {
+    const before = Error.stackTraceLimit;
+    let thrown: unknown;
+    try {
+      new Folder("", { path: "/unnamed" });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(String(thrown)).toContain("Missing resource name");
+    expect((thrown as Error).stack).toContain("sdk-stacks.test");
+    expect(Error.stackTraceLimit).toBe(before);
+  });
+});
