@@ -53,24 +53,26 @@ export interface KindClasses<A, O> {
 }
 
 /**
- * Turns stack capture off for a resource's registration, returning the limit to restore.
- * @pulumi/pulumi wraps four promises per property in a "debuggable" promise that captures
- * `new Error().stack` only to print it if the promise leaks, and the source-map support the Pulumi
- * runtime installs formats every frame of it: most of a program's CPU per resource
- * (docs/benchmark.md, "The program's stack traces"). The resource's own source position is
- * unaffected: the SDK captures it with a limit of its own.
+ * Leaves unformatted, while a resource registers, the stack traces of @pulumi/pulumi's
+ * "debuggable" promises, and returns what undoes that. The SDK wraps four promises per property
+ * (and the URN's and id's) in one that reads `new Error().stack` at once, only to print it should
+ * the promise leak, and the source-map support the Pulumi runtime installs maps every frame of
+ * it: about a third of a program's CPU per resource (docs/benchmark.md, "The program's stack
+ * traces"). Every other stack formats as before: the resource's source position, and the errors
+ * that name where the program declared a resource (their stacks are read later, with the
+ * runtime's own formatter back in place).
  */
-function withoutStacks(): number {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  return limit;
-}
-
-/** `err`, given the stack it would have had (where the program declared the resource). */
-function withStack(err: unknown, limit: number): unknown {
-  Error.stackTraceLimit = limit;
-  if (err instanceof Error) Error.captureStackTrace(err, withStack);
-  return err;
+function withoutPromiseStacks(): () => void {
+  const format = Error.prepareStackTrace;
+  Error.prepareStackTrace = (err, frames) =>
+    frames[0]?.getFunctionName() === "debuggablePromise"
+      ? String(err)
+      : format
+        ? format(err, frames)
+        : [String(err), ...frames.map((frame) => `    at ${frame}`)].join("\n");
+  return () => {
+    Error.prepareStackTrace = format;
+  };
 }
 
 /**
@@ -102,7 +104,7 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
   return {
     dynamic: class extends pulumi.dynamic.Resource {
       constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
-        const limit = withoutStacks();
+        const restore = withoutPromiseStacks();
         try {
           super(
             provider,
@@ -112,10 +114,8 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
             "mediahost",
             name,
           );
-        } catch (err) {
-          throw withStack(err, limit);
         } finally {
-          Error.stackTraceLimit = limit;
+          restore();
         }
       }
     } as unknown as ResourceClass<A, O>,
@@ -124,7 +124,7 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
       static readonly __pulumiType = type;
       constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
         const own = options(args, opts) ?? {};
-        const limit = withoutStacks();
+        const restore = withoutPromiseStacks();
         try {
           super(
             type,
@@ -133,10 +133,8 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
             // a stack of the dynamic face moves to this one without a replace (docs/upgrading.md)
             { ...own, aliases: [...(own.aliases ?? []), { type: dynamicType }] },
           );
-        } catch (err) {
-          throw withStack(err, limit);
         } finally {
-          Error.stackTraceLimit = limit;
+          restore();
         }
       }
     } as unknown as ResourceClass<A, O, pulumi.CustomResource>,
