@@ -64,12 +64,11 @@ export interface KindClasses<A, O> {
  */
 function withoutPromiseStacks(): () => void {
   const format = Error.prepareStackTrace;
+  // Node.js's own formatter is a function in every version the package supports; should a
+  // program have removed it, nothing is changed rather than formatting stacks another way
+  if (!format) return () => {};
   Error.prepareStackTrace = (err, frames) =>
-    frames[0]?.getFunctionName() === "debuggablePromise"
-      ? String(err)
-      : format
-        ? format(err, frames)
-        : [String(err), ...frames.map((frame) => `    at ${frame}`)].join("\n");
+    frames[0]?.getFunctionName() === "debuggablePromise" ? String(err) : format(err, frames);
   return () => {
     Error.prepareStackTrace = format;
   };
