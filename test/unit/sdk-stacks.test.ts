@@ -82,7 +82,7 @@ describe.each([
     } finally {
       monitor.registerResource = register;
     }
-    // the frames above @pulumi/pulumi's (under vitest, its formatter hides the test file's own)
+    // the frames above @pulumi/pulumi's own (under vitest, the test file's frames do not parse as positions)
     expect(traces[`positioned-${face}`]?.some((uri) => uri.endsWith("/dist/sdk/resources.js"))).toBe(true);
   });
 
