@@ -5,6 +5,7 @@
 // counter), retries with backoff and jitter that never turn an applied-but-unanswered write
 // into an error, keep-alive connections, timeouts and a User-Agent.
 
+import type { IncomingHttpHeaders } from "node:http";
 import {
   errorText,
   fsErrorOf,
@@ -16,7 +17,6 @@ import {
   operations,
   secretValuesAt,
 } from "mediahost-contract";
-import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { VERSION } from "../version";
 import { MediahostError, ProviderError, Redactor } from "./errors";
@@ -48,7 +48,6 @@ export interface ClientOptions {
   tokenLifetimeSeconds?: number;
   /** Where large (tus) uploads keep their URLs, to resume in a later run. Default: none kept. */
   uploadResumeFile?: string;
-  dispatcher?: Dispatcher;
   tokenCache?: TokenCache;
   /** Retries, waits and token renewals, for progress logs and tests. */
   onEvent?: (event: ClientEvent) => void;
@@ -100,7 +99,7 @@ export function normalizeBaseUrl(raw: string): string {
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Errors where the request provably never reached the service. */
-const NOT_SENT = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN"]);
+const NOT_SENT = new Set(["ECONNREFUSED", "NOT_CONNECTED", "ENOTFOUND", "EAI_AGAIN"]);
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 
 export class MediahostClient {
@@ -118,8 +117,6 @@ export class MediahostClient {
   private readonly clientSecret: string;
   private readonly tokenKey: string;
   private readonly tokens: TokenCache;
-  /** Another dispatcher than the process's keep-alive Agent (provider/client/http.ts), for tests. */
-  private readonly dispatcher?: Dispatcher;
   private readonly maxAttempts: number;
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly maxRateLimitWaitMs: number;
@@ -140,7 +137,6 @@ export class MediahostClient {
     this.redactor.add(options.clientSecret);
     this.tokens = options.tokenCache ?? sharedTokenCache;
     this.tokenKey = TokenCache.key(this.baseUrl, this.clientId, this.clientSecret);
-    this.dispatcher = options.dispatcher;
     this.maxAttempts = options.maxAttempts ?? 6;
     this.backoff = options.backoff ?? { baseMs: 200, maxMs: 5_000 };
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
@@ -489,7 +485,6 @@ export class MediahostClient {
       method: spec.method,
       headers,
       body: payload,
-      dispatcher: this.dispatcher,
       headersTimeout: budgetMs,
       bodyTimeout: read ? this.attemptTimeoutMs : budgetMs,
       signal: controller.signal,
@@ -504,7 +499,7 @@ export class MediahostClient {
       return {
         status: response.statusCode,
         headers: response.headers,
-        bytes: new Uint8Array(await response.body.arrayBuffer()),
+        bytes: await response.body.bytes(),
       };
     }
     return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
@@ -586,7 +581,7 @@ function validate(
 /** One attempt's answer, read whole. */
 interface Answer {
   status: number;
-  headers: Dispatcher.ResponseData["headers"];
+  headers: IncomingHttpHeaders;
   text?: string;
   bytes?: Uint8Array;
   /** What a streamed call's reader made of the body. */
@@ -595,15 +590,10 @@ interface Answer {
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
-/** Whether an attempt ended because its time ran out (the signal, or undici's own timeouts). */
+/** Whether an attempt ended because its time ran out (the signal, or the transport's timeouts). */
 function isTimeout(err: unknown): boolean {
-  const e = err as { name?: string; code?: string };
-  return (
-    e.name === "TimeoutError" ||
-    e.name === "AbortError" ||
-    e.code === "UND_ERR_HEADERS_TIMEOUT" ||
-    e.code === "UND_ERR_BODY_TIMEOUT"
-  );
+  const name = (err as { name?: string }).name;
+  return name === "TimeoutError" || name === "AbortError";
 }
 
 /** A call as `call` works with it: its contract, its policy and its validated parts. */

@@ -1,54 +1,145 @@
-// The HTTP transport: undici's `request` over one keep-alive Agent per process, loaded on the
-// first request. undici's index loads its whole module graph (fetch, WebSocket, caches, mocks:
-// 109 modules, about 70 ms and 3 MiB of heap in a provider process) where the client needs the
-// Agent and `request` (30 modules, about 20 ms); and a step that sends nothing (`preview`) needs
-// neither. Those two modules are required by their paths in undici's package, which has no
-// `exports` map; should a release move them, the index is loaded instead.
-import type { Dispatcher } from "undici";
+// The HTTP transport: Node.js's own `http`/`https` over one keep-alive Agent per scheme and process.
+// undici was the transport until 0.3: its HTTP/1 parser is WebAssembly, and compiling and
+// tiering it up, with undici's own code, left a provider process 13 MiB larger after 20 requests
+// and 37 MiB after 300, where `node:http` (its parser is native) grew 1 and 4 MiB (measured in a
+// bare process after @pulumi/pulumi, docs/benchmark.md "Memory"). The client needs one request at
+// a time with two timeouts and an abort signal, which is all this module gives.
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Socket } from "node:net";
 
-type RequestFunction = (
-  this: Dispatcher,
-  options: Dispatcher.RequestOptions,
-) => Promise<Dispatcher.ResponseData>;
-
-interface Transport {
-  agent: Dispatcher;
-  request: RequestFunction;
+export interface SendOptions {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  /** How long the answer's status and headers may take, from the start. */
+  headersTimeout: number;
+  /** How long the body may pause once the answer has begun. */
+  bodyTimeout: number;
+  /** Aborts the request, or the reading of its body. */
+  signal?: AbortSignal;
 }
 
-let transport: Transport | undefined;
+/** The answer's body: read whole, or iterated chunk by chunk (a streamed download). */
+export interface Body extends AsyncIterable<Uint8Array> {
+  text(): Promise<string>;
+  bytes(): Promise<Uint8Array>;
+}
 
-function load(): Transport {
-  if (transport) return transport;
-  let Agent: new (options: object) => Dispatcher;
-  let request: RequestFunction;
-  try {
-    Agent = require("undici/lib/dispatcher/agent");
-    request = require("undici/lib/api/api-request");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw err;
-    const undici = require("undici") as typeof import("undici");
-    Agent = undici.Agent;
-    request = function (this: Dispatcher, options) {
-      return this.request(options);
+export interface Response {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: Body;
+}
+
+/** An idle connection is closed after this long, or a second before the server's own keep-alive timeout. */
+const IDLE_MS = 30_000;
+/** Connections to the service at once: the engine's default `--parallel` is 4 per CPU. */
+const MAX_SOCKETS = 16;
+
+let agents: { http: HttpAgent; https: HttpsAgent } | undefined;
+
+function agentFor(url: URL): HttpAgent {
+  agents ??= {
+    http: new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS }),
+  };
+  return url.protocol === "https:" ? agents.https : agents.http;
+}
+
+/** An error with a `code` and a `name`, as the client classifies them (client.ts, `isTimeout`). */
+function failure(message: string, code: string, name = "Error"): Error {
+  return Object.assign(new Error(message), { code, name });
+}
+
+/** Sends one request to `url`; resolves with the status and headers, the body still to read. */
+export function send(url: URL, options: SendOptions): Promise<Response> {
+  const { signal } = options;
+  return new Promise<Response>((resolve, reject) => {
+    let socket: Socket | undefined;
+    // Node.js sends no length for a body of DELETE (nor of GET), so the service would not see it
+    const length =
+      options.body === undefined ? {} : { "content-length": String(Buffer.byteLength(options.body)) };
+    const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, {
+      method: options.method,
+      headers: { ...options.headers, ...length },
+      agent: agentFor(url),
+    });
+    // the request never reached the service while its connection was still being made
+    const reached = () => socket !== undefined && !socket.connecting;
+    const abort = () => {
+      request.destroy(
+        reached()
+          ? failure("the request was aborted", "ABORT_ERR", "AbortError")
+          : failure("the request was aborted before a connection was made", "NOT_CONNECTED", "AbortError"),
+      );
     };
-  }
-  transport = { agent: new Agent({ keepAliveTimeout: 30_000, connections: 16, pipelining: 1 }), request };
-  return transport;
+    const headersTimer = setTimeout(() => {
+      request.destroy(
+        reached()
+          ? failure(
+              `no answer's headers within ${options.headersTimeout} ms`,
+              "HEADERS_TIMEOUT",
+              "TimeoutError",
+            )
+          : failure(`no connection within ${options.headersTimeout} ms`, "NOT_CONNECTED", "TimeoutError"),
+      );
+    }, options.headersTimeout);
+    const done = () => {
+      clearTimeout(headersTimer);
+      signal?.removeEventListener("abort", abort);
+    };
+    if (signal?.aborted) abort();
+    else signal?.addEventListener("abort", abort, { once: true });
+    request.on("socket", (s) => {
+      socket = s;
+    });
+    request.on("error", (err) => {
+      done();
+      reject(err);
+    });
+    request.on("response", (response) => {
+      done();
+      resolve({
+        statusCode: response.statusCode ?? 0,
+        headers: response.headers,
+        body: body(response, options),
+      });
+    });
+    request.end(options.body);
+  });
 }
 
-export type SendOptions = Omit<Dispatcher.RequestOptions, "origin" | "path"> & {
-  /** Another dispatcher than the shared keep-alive Agent (tests). */
-  dispatcher?: Dispatcher;
-};
-
-/** Sends one request to `url` (what undici's top-level `request(url, options)` does). */
-export function send(url: URL, options: SendOptions): Promise<Dispatcher.ResponseData> {
-  const { dispatcher, ...rest } = options;
-  const t = load();
-  return t.request.call(dispatcher ?? t.agent, {
-    ...rest,
-    origin: url.origin,
-    path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+/** The body of `response`, bounded by the signal and by pauses longer than the body timeout. */
+function body(response: IncomingMessage, { bodyTimeout, signal }: SendOptions): Body {
+  const socket = response.socket;
+  const idle = () =>
+    response.destroy(failure(`the body paused for ${bodyTimeout} ms`, "BODY_TIMEOUT", "TimeoutError"));
+  const abort = () => response.destroy(failure("the request was aborted", "ABORT_ERR", "AbortError"));
+  socket.setTimeout(bodyTimeout);
+  socket.on("timeout", idle);
+  // a body that fails before it is read fails its reader, not the process
+  response.on("error", () => {});
+  if (signal?.aborted) abort();
+  else signal?.addEventListener("abort", abort, { once: true });
+  // by then the connection is back with the agent, which has set its idle timeout again
+  response.once("close", () => {
+    socket.removeListener("timeout", idle);
+    signal?.removeEventListener("abort", abort);
   });
+  const bytes = async (): Promise<Uint8Array> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of response) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  };
+  return {
+    [Symbol.asyncIterator]: () => response[Symbol.asyncIterator](),
+    bytes,
+    text: async () => Buffer.from(await bytes()).toString("utf8"),
+  };
 }
