@@ -22,10 +22,11 @@ export type Lookup = DirEntry | undefined | "stat";
  * How long the first lookup of a parent waits for siblings to ask too before it decides between a
  * listing and `stat`: half a round trip of the service (a `stat` costs a whole one, so a lone
  * child loses at most half a call's time, once per parent and run), within these bounds. The
- * engine sends its reads a few ms apart, more on a busy machine: a fixed 5 ms sometimes decided
- * on a `stat` for the first child and then listed for its siblings anyway.
+ * floor is the engine's pace, not the service's: it sends its steps a few ms apart, 12 ms on a
+ * busy machine, so a fixed 5 ms, and half a round trip of a fast service (2 to 3 ms on loopback),
+ * sometimes decided on a `stat` for the first child and then listed for its siblings anyway.
  */
-const MIN_GATHER_MS = 5;
+const MIN_GATHER_MS = 15;
 const MAX_GATHER_MS = 25;
 
 class ParentListing {

@@ -55,6 +55,18 @@ describe("Listings", () => {
     expect(s.calls).toEqual(["readdir /"]);
   });
 
+  it("waits for siblings as long as the engine's pace needs, however fast the service", async () => {
+    const s = service(["a", "b"]);
+    const fast = { ...s.client, roundTripMs: 4 } as unknown as MediahostClient;
+    const found = lookups(new Listings(fast), [
+      { path: "/a", at: 0 },
+      { path: "/b", at: 12 },
+    ]);
+    await vi.advanceTimersByTimeAsync(500);
+    expect((await found).map((e) => (e === "stat" || e === undefined ? e : e.filename))).toEqual(["a", "b"]);
+    expect(s.calls).toEqual(["readdir /"]);
+  });
+
   it("reads a lone child with stat, once it has waited for siblings", async () => {
     const s = service(["a"]);
     const found = lookups(new Listings(s.client), [{ path: "/a", at: 0 }]);
