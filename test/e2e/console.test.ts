@@ -134,10 +134,11 @@ describe("the emulator's web console in Chromium", async () => {
 
   it("shows the folder tree, a folder's options and meta, a file's size and type", async () => {
     await page.getByRole("link", { name: "Files" }).click();
+    // the tree is drawn from the service's answers: wait for it
     for (const path of ["/products", "/products/shoes", "/products/bags", "/assets/thumbnail.profile.json"])
-      await expect(
-        page.getByRole("button", { name: new RegExp(`^(Folder|File) ${path}$`) }).count(),
-      ).resolves.toBe(1);
+      await expect
+        .poll(() => page.getByRole("button", { name: new RegExp(`^(Folder|File) ${path}$`) }).count())
+        .toBe(1);
     await page.getByRole("button", { name: "Folder /products/shoes" }).click();
     expect(await page.locator("#meta-title").inputValue()).toBe("Shoes");
     expect(await page.locator("#meta-description").inputValue()).toBe("Every shoe in the catalog");

@@ -71,13 +71,12 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
   it("declares @pulumi/pulumi as a caret range from the oldest supported version, and only what the provider needs", () => {
     expect(oldest, "a caret range such as ^3.216.0").toBeDefined();
     // the API contract (a package of this repository), a lock per object written whole,
-    // tus-js-client for large files (File); nothing of the emulator
+    // tus-js-client for large files (File); nothing of the emulator, and HTTP is Node.js's own
     expect(Object.keys(manifest.dependencies).sort()).toEqual([
       "@pulumi/pulumi",
       "async-mutex",
       "mediahost-contract",
       "tus-js-client",
-      "undici",
       "zod",
     ]);
     expect(manifest.engines.node).toMatch(/^>=\d+\.\d+\.\d+$/);
