@@ -132,7 +132,7 @@ function body(response: IncomingMessage, { bodyTimeout, signal }: SendOptions): 
     socket.removeListener("timeout", idle);
     signal?.removeEventListener("abort", abort);
   });
-  const bytes = async (): Promise<Uint8Array> => {
+  const bytes = async (): Promise<Buffer> => {
     const chunks: Buffer[] = [];
     for await (const chunk of response) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
@@ -140,6 +140,6 @@ function body(response: IncomingMessage, { bodyTimeout, signal }: SendOptions): 
   return {
     [Symbol.asyncIterator]: () => response[Symbol.asyncIterator](),
     bytes,
-    text: async () => Buffer.from(await bytes()).toString("utf8"),
+    text: async () => (await bytes()).toString("utf8"),
   };
 }
