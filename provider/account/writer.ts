@@ -23,7 +23,10 @@
 // made just before a person's change of another alias, and undid it; the concurrent-writers test
 // in test/integration/shared-objects.test.ts caught that.) Resources that only need to know the
 // account read it themselves while the writer gathers, rather than hold the engine's slots until
-// its read. A change the check finds lost (another writer wrote over it from an older read) is
+// its read. A run's first alias removal is written as soon as those that came with it stop
+// coming: its check tells whether the service keeps removed aliases, and if so no other removal
+// needs a write. Settings alone are written on the last read (their body comes from no read).
+// A change the check finds lost (another writer wrote over it from an older read) is
 // written again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that
 // checks a write waits a round trip after it ("settle", provider/account/read-back.ts). What can
 // still be lost without a version check in the API is in docs/reliability.md.
@@ -139,6 +142,11 @@ function readableFetching(fetching: NonNullable<Settings["fetching"]>): unknown 
   };
 }
 
+/** A change of settings alone, with nothing to decide on a read: its write does not depend on one. */
+function settingsAlone(p: Pending): boolean {
+  return !p.change.alias && (p.prepared || !p.change.prepare);
+}
+
 /** Whether `live` holds every value `written` names (keys `written` leaves out are not judged). */
 function holds(live: unknown, written: unknown): boolean {
   if (written === undefined) return true;
@@ -244,6 +252,8 @@ export class AccountWriter {
           continue;
         }
         lost = this.check(base.account);
+        // removals that came while the write that taught the rule was under way: nothing to send
+        if (this.removalRule === "ignored") await this.write(base.account, this.takeRemovals());
         if (lost.length > 0) {
           // another writer is at work: step aside a little, then write again on a fresh read
           await this.sleep(rewritePause(this.random));
@@ -260,8 +270,14 @@ export class AccountWriter {
       this.queue = [];
       if (batch.length === 0) continue;
       // the write is built on a read made just before it: the check's read, unless gathering
-      // took longer than a round trip since
-      let account = base && Date.now() - base.at <= this.freshMs() ? base.account : undefined;
+      // took longer than a round trip since. Settings alone are written as given: a read only
+      // tells which account the credentials reach, which the last read already did
+      let account =
+        base && Date.now() - base.at <= this.freshMs()
+          ? base.account
+          : batch.every(settingsAlone)
+            ? this.lastRead
+            : undefined;
       if (!account) {
         try {
           account = await this.read();
@@ -273,6 +289,18 @@ export class AccountWriter {
       }
       await this.write(account, batch);
     }
+  }
+
+  /** Takes the queued removals of alias entries out of the queue. */
+  private takeRemovals(): Pending[] {
+    const removals = this.queue.filter((p) => p.change.alias?.fields === null);
+    this.queue = this.queue.filter((p) => p.change.alias?.fields !== null);
+    return removals;
+  }
+
+  /** Whether the next write teaches the removal rule: a removal waits, and the rule is unknown. */
+  private learnsRemovalRule(): boolean {
+    return this.removalRule === "unknown" && this.queue.some((p) => p.change.alias?.fields === null);
   }
 
   /** How old a read may be and still be the base of a write: a round trip of the service. */
@@ -341,6 +369,10 @@ export class AccountWriter {
     const started = Date.now();
     for (;;) {
       const now = Date.now();
+      // the first removal of a run goes with those that came together with it, not with the
+      // whole wave: if its check shows the service keeps removed aliases, no other removal needs
+      // a write at all, and those waiting meanwhile return at once
+      if (!scarce && this.learnsRemovalRule() && now - this.lastChangeAt >= MIN_QUIET_MS) return;
       const quietMs = scarce ? SCARCE_QUIET_MS : this.quietMs();
       // before the first answer, the shortest quiet spell stands for the round trip
       const roundTripMs = this.client.roundTripMs ?? MIN_QUIET_MS;

@@ -11,6 +11,7 @@ const LATENCY = 5;
 /** The service; `counterKnown`: an earlier account update told the client how many are left. */
 function service(counterKnown = true) {
   let aliases: Record<string, { prefix?: string }> = {};
+  let minify: { enabled?: boolean } | undefined;
   const calls: string[] = [];
   const later = () => new Promise((r) => setTimeout(r, LATENCY));
   const client = {
@@ -24,12 +25,13 @@ function service(counterKnown = true) {
       async getAccount() {
         calls.push("getAccount");
         await later();
-        return { alias: "demo", aliases: structuredClone(aliases) };
+        return { alias: "demo", aliases: structuredClone(aliases), minify };
       },
-      async updateAccount({ body }: { body: { aliases?: typeof aliases } }) {
+      async updateAccount({ body }: { body: { aliases?: typeof aliases; minify?: typeof minify } }) {
         calls.push("updateAccount");
         await later();
         if (body.aliases) aliases = { ...aliases, ...structuredClone(body.aliases) };
+        if (body.minify) minify = structuredClone(body.minify);
         return {};
       },
     },
@@ -244,6 +246,103 @@ describe("AccountWriter under the engine's --parallel", () => {
       expect(b.calls).toContain("updateAccount");
       await vi.advanceTimersByTimeAsync(2_000);
       await done;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("AccountWriter: what a write needs to know first", () => {
+  it("writes a run's first alias removal early, and needs no other write once the service shows it keeps removed aliases", async () => {
+    const s = service(false);
+    (s.client as { roundTripMs: number }).roundTripMs = 50;
+    await s.client.ops.updateAccount({
+      body: { aliases: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`a${i}`, { prefix: "/" }])) },
+    });
+    vi.useFakeTimers();
+    try {
+      const work = { underWay: 0, endedAt: 0 };
+      const writer = new AccountWriter("default", s.client, () => {}, {
+        operationsUnderWay: () => work.underWay,
+        lastOperationEnd: () => work.endedAt,
+      });
+      const writes: number[] = [];
+      const update = s.client.ops.updateAccount;
+      s.client.ops.updateAccount = (args) => {
+        writes.push(Date.now());
+        return update(args);
+      };
+      const start = Date.now();
+      // `destroy`: folders (40 ms each) in four slots, eight removals through the other four
+      let next = 0;
+      const kept: (boolean | undefined)[] = [];
+      let lastDone = 0;
+      const slot = async (kind: "folder" | "removal") => {
+        for (;;) {
+          const i = next++;
+          if (i >= 8) return;
+          work.underWay++;
+          try {
+            if (kind === "folder") await new Promise((r) => setTimeout(r, 40));
+            const result = await writer.submit({
+              alias: { name: `a${i}`, fields: null },
+              resource: `Alias a${i}`,
+            });
+            kept.push(result.aliasKept);
+            lastDone = Date.now() - start;
+          } finally {
+            work.underWay--;
+            work.endedAt = Date.now();
+          }
+        }
+      };
+      const done = Promise.all([
+        ...Array.from({ length: 4 }, () => slot("removal")),
+        ...Array.from({ length: 4 }, () => slot("folder")),
+      ]);
+      await vi.advanceTimersByTimeAsync(5_000);
+      await done;
+      // one write, made while the folders were still at work (a first wave otherwise gathers
+      // while other operations are under way, then a 150 ms quiet spell)
+      expect(writes).toHaveLength(1);
+      expect((writes[0] ?? Number.POSITIVE_INFINITY) - start).toBeLessThan(40);
+      expect(kept).toEqual(Array(8).fill(true));
+      // the removals that came during that write returned with its check (at about 95 ms), not
+      // after a gather of their own
+      expect(lastDone).toBeLessThan(150);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("writes settings alone on the last read: no read before the write, the read after it still checks it", async () => {
+    vi.useFakeTimers();
+    try {
+      const s = service();
+      const writer = new AccountWriter("default", s.client, () => {}, { operationsUnderWay: () => 0 });
+      const first = writer.submit({ alias: { name: "a", fields: { prefix: "/a" } }, resource: "Alias a" });
+      await vi.advanceTimersByTimeAsync(1_000);
+      await first;
+      expect(s.calls).toEqual(["getAccount", "updateAccount", "getAccount"]);
+      s.calls.length = 0;
+      const settings = writer.submit({
+        settings: { minify: { enabled: false } },
+        expectedAlias: "demo",
+        resource: "AccountSettings",
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      await settings;
+      expect(s.calls).toEqual(["updateAccount", "getAccount"]);
+      // a settings change that must see the account first (a create) still reads before
+      s.calls.length = 0;
+      const create = writer.submit({
+        settings: { minify: { enabled: true } },
+        resource: "AccountSettings",
+        prepare: () => undefined,
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      await create;
+      expect(s.calls).toEqual(["getAccount", "updateAccount", "getAccount"]);
     } finally {
       vi.useRealTimers();
     }
