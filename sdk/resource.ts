@@ -2,6 +2,7 @@
 // kind's zod schema (types only: no provider code loads with the SDK), and at run time it is a
 // `pulumi.dynamic.Resource` whose provider is the shim every kind shares, told the kind by a
 // hidden property.
+import { sep } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { KIND_KEY } from "../provider/hidden";
@@ -52,23 +53,36 @@ export interface KindClasses<A, O> {
   native: ResourceClass<A, O, pulumi.CustomResource>;
 }
 
+/** Where the SDK's own modules are: their frames are not where a program declared a resource. */
+const SDK_DIR = `${__dirname}${sep}`;
+
 /**
- * Leaves unformatted, while a resource registers, the stack traces of @pulumi/pulumi's
- * "debuggable" promises, and returns what undoes that. The SDK wraps four promises per property
- * (and the URN's and id's) in one that reads `new Error().stack` at once, only to print it should
- * the promise leak, and the source-map support the Pulumi runtime installs maps every frame of
- * it: about a third of a program's CPU per resource (docs/benchmark.md, "The program's stack
- * traces"). Every other stack formats as before: the resource's source position, and the errors
- * that name where the program declared a resource (their stacks are read later, with the
- * runtime's own formatter back in place).
+ * Formats the stacks read while a resource registers, and returns what undoes that:
+ * - @pulumi/pulumi's "debuggable" promises are left unformatted. The SDK wraps four promises per
+ *   property (and the URN's and id's) in one that reads `new Error().stack` at once, only to
+ *   print it should the promise leak, and the source-map support the Pulumi runtime installs
+ *   maps every frame of it: about a third of a program's CPU per resource (docs/benchmark.md,
+ *   "The program's stack traces").
+ * - The SDK's own frames but the first `keep` are left out of every other stack, so the
+ *   resource's source position is the program's line that declared it, and the state carries
+ *   no frame of ours per resource. Pulumi takes the source position a fixed count of frames
+ *   down, past `Resource`, `CustomResource` and one class of the provider's: for the dynamic
+ *   face that class is `pulumi.dynamic.Resource` (keep none of ours), for the native face it is
+ *   ours (keep one).
+ * Stacks read later (an error the program reports) are formatted by the runtime's own formatter,
+ * back in place by then.
  */
-function withoutPromiseStacks(): () => void {
+function registrationStacks(keep: 0 | 1): () => void {
   const format = Error.prepareStackTrace;
   // Node.js's own formatter is a function in every version the package supports; should a
   // program have removed it, nothing is changed rather than formatting stacks another way
   if (!format) return () => {};
+  const program = (frames: NodeJS.CallSite[]) => {
+    let ours = 0;
+    return frames.filter((frame) => !frame.getFileName()?.startsWith(SDK_DIR) || ours++ < keep);
+  };
   Error.prepareStackTrace = (err, frames) =>
-    frames[0]?.getFunctionName() === "debuggablePromise" ? String(err) : format(err, frames);
+    frames[0]?.getFunctionName() === "debuggablePromise" ? String(err) : format(err, program(frames));
   return () => {
     Error.prepareStackTrace = format;
   };
@@ -103,7 +117,7 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
   return {
     dynamic: class extends pulumi.dynamic.Resource {
       constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
-        const restore = withoutPromiseStacks();
+        const restore = registrationStacks(0);
         try {
           super(
             provider,
@@ -123,7 +137,7 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
       static readonly __pulumiType = type;
       constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
         const own = options(args, opts) ?? {};
-        const restore = withoutPromiseStacks();
+        const restore = registrationStacks(1);
         try {
           super(
             type,

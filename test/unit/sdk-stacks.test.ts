@@ -61,29 +61,45 @@ describe.each([
     for (const stack of plain.values()) expect(stack).toMatch(/\n +at /);
   });
 
-  it("register with the program's source position and stack trace, as Pulumi's own classes do", async () => {
+  it("register with the program's line as the source position, and no frame of the SDK in the stack trace", async () => {
     type Request = {
       getName(): string;
+      getSourceposition(): { getUri(): string; getLine(): number } | undefined;
       getStacktrace(): { getFramesList(): { getPc(): { getUri(): string } | undefined }[] } | undefined;
     };
     const monitor = pulumi.runtime.getMonitor() as unknown as {
       registerResource(req: Request, cb: unknown): unknown;
     };
     const register = monitor.registerResource;
-    const traces: Record<string, string[]> = {};
+    const seen: Record<string, { position?: string; frames: string[] }> = {};
     monitor.registerResource = function (this: unknown, req, cb) {
       const frames = req.getStacktrace()?.getFramesList() ?? [];
-      traces[req.getName()] = frames.map((frame) => frame.getPc()?.getUri() ?? "");
+      const position = req.getSourceposition();
+      seen[req.getName()] = {
+        position: position && `${position.getUri()}#${position.getLine()}`,
+        frames: frames.map((frame) => frame.getPc()?.getUri() ?? ""),
+      };
       return register.call(this, req, cb);
     };
     try {
-      const folder = new Folder(`positioned-${face}`, { path: `/positioned-${face}` });
+      // declared by a plain .js file, whose frame parses as a position (the test file's do not)
+      const declare = load("./fixtures/declare-resource.js") as (
+        c: typeof Folder,
+        name: string,
+        args: { path: string },
+      ) => Pulumi.Resource;
+      const folder = declare(Folder, `positioned-${face}`, { path: `/positioned-${face}` });
       await new Promise<void>((done) => pulumi.output(folder.urn).apply(() => done()));
     } finally {
       monitor.registerResource = register;
     }
-    // the frames above @pulumi/pulumi's own (under vitest, the test file's frames do not parse as positions)
-    expect(traces[`positioned-${face}`]?.some((uri) => uri.endsWith("/dist/sdk/resources.js"))).toBe(true);
+    const { position, frames } = seen[`positioned-${face}`] ?? { frames: [] };
+    // the line of fixtures/declare-resource.js that says `new Class(...)`
+    expect(position).toMatch(/\/test\/unit\/fixtures\/declare-resource\.js#4$/);
+    expect(frames[0]).toMatch(/\/fixtures\/declare-resource\.js$/);
+    expect(frames.some((uri) => uri.includes("/sdk/"))).toBe(false);
+    // the frames below the program's line stay
+    expect(frames.filter((uri) => uri !== "").length).toBeGreaterThan(1);
   });
 
   it("throw the program's errors with the stack of where the resource was declared", () => {
