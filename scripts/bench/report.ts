@@ -322,19 +322,37 @@ function nativeTargets(runs: RunReport[], sizes: number[]): Target[] {
         met: q <= 1,
       });
     }
+    // every operation call for call; the account writer's reads and updates depend on when the
+    // engine's steps arrive (for each face, from round to round) and are held to the account
+    // targets above, so here their ranges are shown side by side
     const differs: string[] = [];
+    const writer: Record<string, { native: number[]; dynamic: number[] }> = {};
     for (const r of native) {
       const dynamic = runs.find(
         (x) => x.mode === "ours" && x.n === n && x.latencyMs === 50 && x.round === r.round,
       );
       for (const step of STEPS) {
-        const d = diffCalls(r.steps[step].calls ?? {}, dynamic?.steps[step].calls ?? {});
+        const [ours, theirs] = [r.steps[step].calls ?? {}, dynamic?.steps[step].calls ?? {}];
+        for (const op of WRITER_OPS) {
+          const key = `${STEP_LABEL[step]} ${op}`;
+          writer[key] ??= { native: [], dynamic: [] };
+          const seen = writer[key];
+          seen.native.push(ours[op] ?? 0);
+          seen.dynamic.push(theirs[op] ?? 0);
+        }
+        const d = diffCalls(withoutWriter(ours), withoutWriter(theirs));
         if (d !== "= minimum") differs.push(`round ${r.round} ${STEP_LABEL[step]}: ${d}`);
       }
     }
+    const range = (xs: number[]) =>
+      Math.min(...xs) === Math.max(...xs) ? `${xs[0]}` : `${Math.min(...xs)}-${Math.max(...xs)}`;
+    const writerRanges = Object.entries(writer)
+      .filter(([, v]) => v.native.some((x) => x > 0) || v.dynamic.some((x) => x > 0))
+      .map(([k, v]) => `${k} ${range(v.native)}/${range(v.dynamic)}`)
+      .join(", ");
     out.push({
-      target: `API calls of the native face = the dynamic face's, N=${n}, every step (else op native/dynamic)`,
-      measured: differs.length === 0 ? "the same" : differs.join("; "),
+      target: `API calls of the native face = the dynamic face's, N=${n}, every step and operation (account reads and updates: native/dynamic over the rounds)`,
+      measured: `${differs.length === 0 ? "the same" : differs.join("; ")}; ${writerRanges}`,
       met: differs.length === 0,
     });
     const nativeState = native.find((r) => r.state)?.state;
@@ -365,6 +383,12 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 /** Each operation whose count differs from `min`, as `op actual/min`, or `= minimum`. */
+/** The account writer's operations: how many a run makes depends on when the engine's steps arrive. */
+const WRITER_OPS = ["getAccount", "updateAccount"];
+
+const withoutWriter = (calls: Calls): Calls =>
+  Object.fromEntries(Object.entries(calls).filter(([op]) => !WRITER_OPS.includes(op)));
+
 export function diffCalls(actual: Calls, min: Calls): string {
   const ops = [...new Set([...Object.keys(actual), ...Object.keys(min)])].sort();
   const parts: string[] = [];
