@@ -59,8 +59,9 @@ function impl(): Implementation {
  * survive two scavenges on their way to the old generation, which tipped every provider process
  * into 32 MiB semi-spaces: 16 to 20 MiB more resident for the rest of the run (docs/benchmark.md,
  * "What dominates", 6). The flag is the process's, which only dynamic providers share; for them
- * it means scavenges as often as in a process without this package. Set after the load, which
- * needs the growth the runtime's own start-up already had.
+ * it means scavenges as often as in a process without this package. Set only once the
+ * implementation has loaded: the runtime's own start-up needs the growth from 1 MiB, and has had
+ * it by then.
  */
 function holdYoungGeneration(): void {
   try {
