@@ -142,6 +142,11 @@ function readableFetching(fetching: NonNullable<Settings["fetching"]>): unknown 
   };
 }
 
+/** Whether the change removes an alias entry. */
+function isRemoval(change: AccountChange): boolean {
+  return change.alias?.fields === null;
+}
+
 /** A change of settings alone, with nothing to decide on a read: its write does not depend on one. */
 function settingsAlone(p: Pending): boolean {
   return !p.change.alias && (p.prepared || !p.change.prepare);
@@ -223,7 +228,7 @@ export class AccountWriter {
   /** Queues a change; resolves once a read after the write shows it took effect. */
   submit(change: AccountChange): Promise<ChangeResult> {
     // removing an alias from a map the service is known to merge is a no-op: no write, no read
-    if (change.alias?.fields === null && this.removalRule === "ignored" && this.lastRead) {
+    if (isRemoval(change) && this.removalRule === "ignored" && this.lastRead) {
       return Promise.resolve({ account: this.lastRead, aliasKept: true });
     }
     this.noteArrival(Date.now());
@@ -293,14 +298,14 @@ export class AccountWriter {
 
   /** Takes the queued removals of alias entries out of the queue. */
   private takeRemovals(): Pending[] {
-    const removals = this.queue.filter((p) => p.change.alias?.fields === null);
-    this.queue = this.queue.filter((p) => p.change.alias?.fields !== null);
+    const removals = this.queue.filter((p) => isRemoval(p.change));
+    this.queue = this.queue.filter((p) => !isRemoval(p.change));
     return removals;
   }
 
   /** Whether the next write teaches the removal rule: a removal waits, and the rule is unknown. */
   private learnsRemovalRule(): boolean {
-    return this.removalRule === "unknown" && this.queue.some((p) => p.change.alias?.fields === null);
+    return this.removalRule === "unknown" && this.queue.some((p) => isRemoval(p.change));
   }
 
   /** How old a read may be and still be the base of a write: a round trip of the service. */

@@ -382,13 +382,13 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
 }
 
-/** Each operation whose count differs from `min`, as `op actual/min`, or `= minimum`. */
 /** The account writer's operations: how many a run makes depends on when the engine's steps arrive. */
 const WRITER_OPS = ["getAccount", "updateAccount"];
 
 const withoutWriter = (calls: Calls): Calls =>
   Object.fromEntries(Object.entries(calls).filter(([op]) => !WRITER_OPS.includes(op)));
 
+/** Each operation whose count differs from `min`, as `op actual/min`, or `= minimum`. */
 export function diffCalls(actual: Calls, min: Calls): string {
   const ops = [...new Set([...Object.keys(actual), ...Object.keys(min)])].sort();
   const parts: string[] = [];
