@@ -2,7 +2,7 @@
 // kind's zod schema (types only: no provider code loads with the SDK), and at run time it is a
 // `pulumi.dynamic.Resource` whose provider is the shim every kind shares, told the kind by a
 // hidden property.
-import { sep } from "node:path";
+import { dirname, sep } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { KIND_KEY } from "../provider/hidden";
@@ -55,6 +55,14 @@ export interface KindClasses<A, O> {
 
 /** Where the SDK's own modules are: their frames are not where a program declared a resource. */
 const SDK_DIR = `${__dirname}${sep}`;
+/** Where the @pulumi/pulumi our classes extend is: its frames come before the program's and after it. */
+const PULUMI_DIR = `${dirname(require.resolve("@pulumi/pulumi"))}${sep}`;
+const TS_NODE = `${sep}node_modules${sep}ts-node${sep}`;
+
+/** A frame of what runs the program, below the program's own: Node.js's internals, ts-node, Pulumi's runner. */
+function isRunnerFrame(file: string | undefined | null): boolean {
+  return !file || file.startsWith("node:") || file.startsWith(PULUMI_DIR) || file.includes(TS_NODE);
+}
 
 /**
  * Formats the stacks read while a resource registers, and returns what undoes that:
@@ -69,6 +77,11 @@ const SDK_DIR = `${__dirname}${sep}`;
  *   down, past `Resource`, `CustomResource` and one class of the provider's: for the dynamic
  *   face that class is `pulumi.dynamic.Resource` (keep none of ours), for the native face it is
  *   ours (keep one).
+ * - Below the program's first frame, the frames of what runs the program are left out too:
+ *   Node.js's internals (which the state records as empty frames), ts-node's loader and
+ *   @pulumi/pulumi's runner. They are the same for every resource and never where a program
+ *   declared one, and they were two thirds of each resource's stack trace in the state, which
+ *   the engine rewrites whole at every step (docs/benchmark.md, "The runner's frames").
  * Stacks read later (an error the program reports) are formatted by the runtime's own formatter,
  * back in place by then.
  */
@@ -79,7 +92,17 @@ function registrationStacks(keep: 0 | 1): () => void {
   if (!format) return () => {};
   const program = (frames: NodeJS.CallSite[]) => {
     let ours = 0;
-    return frames.filter((frame) => !frame.getFileName()?.startsWith(SDK_DIR) || ours++ < keep);
+    const kept = frames.filter((frame) => !frame.getFileName()?.startsWith(SDK_DIR) || ours++ < keep);
+    // Pulumi's frames above the program's (and ours kept) count for its fixed skip: they stay
+    const first = kept.findIndex((frame) => {
+      const file = frame.getFileName();
+      return !file?.startsWith(PULUMI_DIR) && !file?.startsWith(SDK_DIR);
+    });
+    if (first < 0) return kept;
+    return [
+      ...kept.slice(0, first + 1),
+      ...kept.slice(first + 1).filter((frame) => !isRunnerFrame(frame.getFileName())),
+    ];
   };
   Error.prepareStackTrace = (err, frames) =>
     frames[0]?.getFunctionName() === "debuggablePromise" ? String(err) : format(err, program(frames));

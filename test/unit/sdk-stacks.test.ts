@@ -61,7 +61,8 @@ describe.each([
     for (const stack of plain.values()) expect(stack).toMatch(/\n +at /);
   });
 
-  it("register with the program's line as the source position, and no frame of the SDK in the stack trace", async () => {
+  /** Registers what `declare` makes, and returns its source position and stack trace's URIs by name. */
+  async function registered(declare: () => Promise<unknown>) {
     type Request = {
       getName(): string;
       getSourceposition(): { getUri(): string; getLine(): number } | undefined;
@@ -82,17 +83,24 @@ describe.each([
       return register.call(this, req, cb);
     };
     try {
-      // declared by a plain .js file, whose frame parses as a position (the test file's do not)
-      const declare = load("./fixtures/declare-resource.js") as (
-        c: typeof Folder,
-        name: string,
-        args: { path: string },
-      ) => Pulumi.Resource;
-      const folder = declare(Folder, `positioned-${face}`, { path: `/positioned-${face}` });
-      await new Promise<void>((done) => pulumi.output(folder.urn).apply(() => done()));
+      await declare();
     } finally {
       monitor.registerResource = register;
     }
+    return seen;
+  }
+
+  // declared by a plain .js file, whose frames parse as positions (the test file's do not)
+  const fixture = load("./fixtures/declare-resource.js") as {
+    (c: unknown, name: string, args: object): Pulumi.Resource;
+    inApply(p: typeof Pulumi, c: unknown, name: string, args: object): Pulumi.Output<string>;
+  };
+  const settled = (o: Pulumi.Output<unknown>) => new Promise<void>((done) => o.apply(() => done()));
+
+  it("register with the program's line as the source position, and no frame of the SDK in the stack trace", async () => {
+    const seen = await registered(() =>
+      settled(fixture(Folder, `positioned-${face}`, { path: `/positioned-${face}` }).urn),
+    );
     const { position, frames } = seen[`positioned-${face}`] ?? { frames: [] };
     // the line of fixtures/declare-resource.js that says `new Class(...)`
     expect(position).toMatch(/\/test\/unit\/fixtures\/declare-resource\.js#4$/);
@@ -100,6 +108,30 @@ describe.each([
     expect(frames.some((uri) => uri.includes("/sdk/"))).toBe(false);
     // the frames below the program's line stay
     expect(frames.filter((uri) => uri !== "").length).toBeGreaterThan(1);
+  });
+
+  it("keep the program's frames in the stack trace, and leave out Pulumi's runner and Node.js's internals below them", async () => {
+    class Plain extends pulumi.CustomResource {
+      constructor(name: string, args: object) {
+        super("test:index:Plain", name, args);
+      }
+    }
+    const seen = await registered(() =>
+      Promise.all([
+        settled(fixture.inApply(pulumi, Folder, `runner-${face}`, { path: `/runner-${face}` })),
+        settled(fixture.inApply(pulumi, Plain, `runner-plain-${face}`, { x: 1 })),
+      ]),
+    );
+    const ours = seen[`runner-${face}`]?.frames ?? [];
+    const plain = seen[`runner-plain-${face}`]?.frames ?? [];
+    // the program's two lines: `new Class(...)` inside the apply's callback
+    expect(seen[`runner-${face}`]?.position).toMatch(/\/fixtures\/declare-resource\.js#8$/);
+    expect(ours[0]).toMatch(/\/fixtures\/declare-resource\.js$/);
+    // the control, declared the same way by Pulumi's own class: the runner's frames below it
+    const pulumiFrame = (uri: string) => uri.includes("/node_modules/@pulumi/");
+    expect(plain.some(pulumiFrame)).toBe(true);
+    expect(ours.some(pulumiFrame)).toBe(false);
+    expect(ours.length).toBeLessThan(plain.length);
   });
 
   it("throw the program's errors with the stack of where the resource was declared", () => {
