@@ -334,7 +334,11 @@ async function openScenario(
       } catch (err) {
         throw new Error(`${stack} ${STEP_LABEL[step]}: ${(err as Error).message}`);
       }
-      const entry: StepResult = { ms: Math.round(result.ms), providerRssBytes: result.providerRss };
+      const entry: StepResult = {
+        ms: Math.round(result.ms),
+        providerRssBytes: result.providerRss,
+        cpu: result.cpu,
+      };
       if (emulator) {
         const counted = countCalls(emulator, since);
         since = counted.next;
@@ -344,6 +348,7 @@ async function openScenario(
       report.steps[step] = entry;
       progress(
         `  ${(result.ms / 1000).toFixed(1)} s, provider RSS ${(result.providerRss / 1048576).toFixed(0)} MiB` +
+          `, CPU engine ${result.cpu.engine.toFixed(2)} s, program ${result.cpu.program.toFixed(2)} s, provider ${result.cpu.provider.toFixed(2)} s` +
           (entry.calls ? `, ${total(entry.calls)} calls ${JSON.stringify(entry.calls)}` : "") +
           (entry.accountWritesAtMs ? `, account updates at ${entry.accountWritesAtMs.join(", ")} ms` : ""),
       );

@@ -1,6 +1,7 @@
 // What the benchmark reports: the minimum model of API calls, the measured runs, the targets each
 // is judged by, and the tables (docs/benchmark.md explains every column and target).
 import { ALIASES } from "./program";
+import type { CpuSeconds } from "./setup";
 
 export type Step = "up" | "preview" | "previewRefresh" | "refresh" | "destroy";
 export const STEPS: Step[] = ["up", "preview", "previewRefresh", "refresh", "destroy"];
@@ -61,6 +62,8 @@ export function minimum(step: Step, n: number): Calls {
 export interface StepResult {
   ms: number;
   providerRssBytes: number;
+  /** CPU seconds of the CLI (the engine), the program and the provider (bench/setup.ts). */
+  cpu?: CpuSeconds;
   /** Emulator requests by operation (ours and native). */
   calls?: Calls;
   /** When each account update arrived, in ms after the step's first API call. */
@@ -191,6 +194,14 @@ export function medianMs(
 ): number | undefined {
   const ms = runsOf(runs, mode, n, latencyMs).map((r) => r.steps[step].ms);
   return ms.length > 0 ? median(ms) : undefined;
+}
+
+/** The medians over the rounds of a step's CPU seconds by process, as `engine/program/provider`. */
+export function medianCpu(runs: RunReport[], mode: Mode, n: number, latencyMs: number, step: Step): string {
+  const cpus = runsOf(runs, mode, n, latencyMs).flatMap((r) => r.steps[step].cpu ?? []);
+  if (cpus.length === 0) return "-";
+  const of = (role: keyof CpuSeconds) => median(cpus.map((c) => c[role])).toFixed(2);
+  return `${of("engine")}/${of("program")}/${of("provider")}`;
 }
 
 /** Peak RSS of the provider process over every step and round of `mode` at size `n` (bytes). */
@@ -485,6 +496,14 @@ export function render(
     out.push(
       `  peak RSS of the provider process: ours ${mib(peakRss(runs, "ours", n))} MiB, native ${mib(peakRss(runs, "native", n))} MiB, baseline ${mib(peakRss(runs, "baseline", n))} MiB`,
     );
+    const top = lats[lats.length - 1] as number;
+    for (const step of ["up", "destroy"] as const)
+      out.push(
+        `  CPU s of ${STEP_LABEL[step]} at ${top} ms, engine/program/provider: ` +
+          (["ours", "native", "baseline"] as const)
+            .map((m) => `${m} ${medianCpu(runs, m, n, top, step)}`)
+            .join(", "),
+      );
   }
   out.push("");
   out.push(

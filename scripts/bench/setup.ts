@@ -115,9 +115,21 @@ export interface RunResult {
   stdout: string;
   /** Peak RSS (bytes) of the provider process(es) started by this run (max over them). */
   providerRss: number;
+  /** CPU seconds of the run's processes by role, as last sampled (every 100 ms). */
+  cpu: CpuSeconds;
 }
 
-/** Runs the CLI; rejects with its output when it fails. Samples the provider's RSS meanwhile. */
+/**
+ * Where a CLI command's CPU went: the CLI itself (the engine: steps, checkpoints), the program's
+ * Node.js process, and the provider's (the dynamic provider, or the native face's plugin).
+ */
+export interface CpuSeconds {
+  engine: number;
+  program: number;
+  provider: number;
+}
+
+/** Runs the CLI; rejects with its output when it fails. Samples the provider's RSS and the CPU meanwhile. */
 export function runPulumi(
   toolchain: Toolchain,
   ws: Workspace,
@@ -139,14 +151,15 @@ export function runPulumi(
       out += d;
     });
     let peak = 0;
+    const cpu: CpuSamples = new Map();
     const timer = setInterval(() => {
-      if (child.pid) peak = Math.max(peak, providerRss(child.pid));
+      if (child.pid) peak = Math.max(peak, sampleTree(child.pid, cpu));
     }, 100);
     child.on("error", rej);
     child.on("close", (code) => {
       const ms = performance.now() - t0;
       clearInterval(timer);
-      if (code === 0) res({ ms, stdout: out, providerRss: peak });
+      if (code === 0) res({ ms, stdout: out, providerRss: peak, cpu: cpuSeconds(cpu) });
       else rej(new Error(`pulumi ${args.join(" ")} exited with ${code}:\n${out.slice(-4000)}`));
     });
   });
@@ -155,16 +168,38 @@ export function runPulumi(
 /** The dynamic provider's Node.js process, or the native face's plugin. */
 const PROVIDER_PROCESS = /dynamic-provider|pulumi-resource-mediahost/;
 
-/** Max over the provider processes below `root` (bytes): there is one per CLI command. */
-function providerRss(root: number): number {
+/** The program's Node.js process (the language host's runner). */
+const PROGRAM_PROCESS = /@pulumi[/\\]pulumi[/\\]cmd[/\\]run/;
+/** Linux's clock ticks per second (`getconf CLK_TCK`), the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;
+
+/** Each process's CPU so far, by pid and start time, and the role it counts for. */
+export type CpuSamples = Map<string, { role: keyof CpuSeconds; ticks: number }>;
+
+/** The samples' CPU seconds by role. */
+export function cpuSeconds(cpu: CpuSamples): CpuSeconds {
+  const seconds: CpuSeconds = { engine: 0, program: 0, provider: 0 };
+  for (const { role, ticks } of cpu.values()) seconds[role] += ticks / CLOCK_TICKS;
+  return seconds;
+}
+
+/**
+ * One look at the processes below `root` (the CLI): the provider processes' RSS (bytes, the
+ * max over them: there is one per CLI command), and each process's CPU so far into `cpu`, keyed
+ * by pid and start time (a process's last 100 ms before it exits may be missed).
+ */
+export function sampleTree(root: number, cpu: CpuSamples): number {
   const children = new Map<number, number[]>();
+  const stats = new Map<number, string[]>();
   for (const name of readdirSync("/proc")) {
     const pid = Number(name);
     if (!Number.isInteger(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       // the command name may hold spaces: fields after the closing parenthesis
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      stats.set(pid, fields);
+      const ppid = Number(fields[1]);
       const list = children.get(ppid) ?? [];
       list.push(pid);
       children.set(ppid, list);
@@ -172,6 +207,13 @@ function providerRss(root: number): number {
       // gone meanwhile
     }
   }
+  const note = (pid: number, role: keyof CpuSeconds) => {
+    const fields = stats.get(pid);
+    // utime and stime are fields 14 and 15 of stat, the start time 22 (11, 12, 19 from here)
+    if (!fields) return;
+    cpu.set(`${pid}@${fields[19]}`, { role, ticks: Number(fields[11]) + Number(fields[12]) });
+  };
+  note(root, "engine");
   let peak = 0;
   const stack = [root];
   while (stack.length > 0) {
@@ -179,7 +221,10 @@ function providerRss(root: number): number {
     for (const child of children.get(pid) ?? []) {
       stack.push(child);
       try {
-        if (!PROVIDER_PROCESS.test(readFileSync(`/proc/${child}/cmdline`, "utf8"))) continue;
+        const cmdline = readFileSync(`/proc/${child}/cmdline`, "utf8");
+        if (PROGRAM_PROCESS.test(cmdline)) note(child, "program");
+        if (!PROVIDER_PROCESS.test(cmdline)) continue;
+        note(child, "provider");
         const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child}/status`, "utf8"))?.[1] ?? 0);
         peak = Math.max(peak, kb * 1024);
       } catch {
