@@ -18,7 +18,9 @@
 // of a gather the quiet spell counts from such an end too and lasts while others are at work, and
 // after that, while they are, a few round trips more. A run's first wave gets eight round trips:
 // the engine starts its first steps in no order of ours, so the first changes come among other
-// steps. Never more than 2 s. (Writing at once when every slot of the engine waits for the writer
+// steps; so does a wave whose changes hold at most half the slots seen under way at once (the
+// engine's queue may hold its next account steps a few other steps behind, and a wave of few
+// changes holds few slots while it waits). Never more than 2 s. (Writing at once when every slot of the engine waits for the writer
 // was tried: it saved about 150 ms a first wave, but its whole-map write then came from a read
 // made just before a person's change of another alias, and undid it; the concurrent-writers test
 // in test/integration/shared-objects.test.ts caught that.) Resources that only need to know the
@@ -114,7 +116,7 @@ const POLL_MS = 10;
 const OTHERS_ROUND_TRIPS = 3;
 /** For this many round trips of a gather, the end of another operation restarts the quiet spell... */
 const FOLLOW_ROUND_TRIPS = 3;
-/** ...and for this many in a run's first wave. */
+/** ...and for this many in a run's first wave, or in a wave that holds few of the engine's slots. */
 const FIRST_FOLLOW_ROUND_TRIPS = 8;
 /** Times a change is written before the writer gives up on a competing writer. */
 const MAX_ROUNDS = 5;
@@ -176,6 +178,8 @@ export class AccountWriter {
   private arrivalGapMs?: number;
   /** When the last check resolved changes: their resources return, and the engine sends more. */
   private resolvedAt = 0;
+  /** The most operations of the process seen under way at once: about the engine's `--parallel`. */
+  private peakUnderWay = 0;
   /**
    * Whether the service honours an alias left out of the written map (it replaces the map) or
    * keeps it (it merges): unknown until the first removal is read back, once per process.
@@ -385,8 +389,13 @@ export class AccountWriter {
       // a few round trips of a gather, the quiet spell counts from such an end too, and lasts
       // while others are at work. Longer in a run's first wave, which the engine started among
       // its other steps in no order of ours; later waves mostly start together, on the check's read.
+      // A wave of few changes among many other steps is longer too: the engine's queue holds its
+      // steps in an order of its own, and the next account changes may be a few steps behind.
+      // Waiting costs little then (few slots held), and a wave split costs an account update.
+      this.peakUnderWay = Math.max(this.peakUnderWay, this.operationsUnderWay());
+      const fewOfMany = this.queue.length * 2 <= this.peakUnderWay;
       const followMs =
-        (this.lastWrite.at === 0 ? FIRST_FOLLOW_ROUND_TRIPS : FOLLOW_ROUND_TRIPS) * roundTripMs;
+        (this.lastWrite.at === 0 || fewOfMany ? FIRST_FOLLOW_ROUND_TRIPS : FOLLOW_ROUND_TRIPS) * roundTripMs;
       const following = now - started < followMs;
       const quietFor =
         now - Math.max(this.lastChangeAt, this.resolvedAt, following ? this.lastOperationEnd() : 0);

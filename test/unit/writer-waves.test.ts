@@ -123,6 +123,34 @@ describe("AccountWriter under the engine's --parallel", () => {
     }
   });
 
+  it("waits longer with a wave of few changes among the engine's other steps: the next account steps may be behind them", async () => {
+    vi.useFakeTimers();
+    try {
+      const s = service();
+      (s.client as { roundTripMs: number }).roundTripMs = 50;
+      const work = { underWay: 0, endedAt: 0 };
+      const writer = new AccountWriter("default", s.client, () => {}, {
+        operationsUnderWay: () => work.underWay,
+        lastOperationEnd: () => work.endedAt,
+      });
+      // after the first wave the engine's queue holds one alias change, then seven folders (four
+      // round trips each), then seven more alias changes: the lone change waits for them
+      const steps = [
+        ...Array.from({ length: 9 }, () => "alias" as const),
+        ...Array.from({ length: 7 }, () => "other" as const),
+        ...Array.from({ length: 7 }, () => "alias" as const),
+      ];
+      const done = mixedEngine(writer, steps, 8, work, 200);
+      await vi.advanceTimersByTimeAsync(10_000);
+      await done;
+      expect(Object.keys(s.aliases())).toHaveLength(16);
+      // 8, then 8: not 8, 1 and 7
+      expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("answers an account check from its next read only once gathering is over", async () => {
     vi.useFakeTimers();
     try {
