@@ -20,12 +20,12 @@
 // the engine starts its first steps in no order of ours, so the first changes come among other
 // steps; so does a wave whose changes hold at most half the slots seen under way at once (the
 // engine's queue may hold its next account steps a few other steps behind, and a wave of few
-// changes holds few slots while it waits). Never more than 2 s. (Writing at once when every slot of the engine waits for the writer
-// was tried: it saved about 150 ms a first wave, but its whole-map write then came from a read
-// made just before a person's change of another alias, and undid it; the concurrent-writers test
-// in test/integration/shared-objects.test.ts caught that.) Resources that only need to know the
-// account read it themselves while the writer gathers, rather than hold the engine's slots until
-// its read. A run's first alias removal is written as soon as those that came with it stop
+// changes holds few slots while it waits). Never more than 2 s. (Writing at once when every slot
+// of the engine waits for the writer was tried: it saved about 150 ms a first wave, but its
+// whole-map write then came from a read made just before a person's change of another alias,
+// and undid it; the concurrent-writers test in test/integration/shared-objects.test.ts caught
+// that.) Resources that only need to know the account read it themselves while the writer
+// gathers, rather than hold the engine's slots until its read. A run's first alias removal is written as soon as those that came with it stop
 // coming: its check tells whether the service keeps removed aliases, and if so no other removal
 // needs a write. Settings alone are written on the last read (their body comes from no read).
 // A change the check finds lost (another writer wrote over it from an older read) is
