@@ -95,60 +95,45 @@ async function mixedEngine(
 }
 
 describe("AccountWriter under the engine's --parallel", () => {
-  it("waits, in a run's first wave, for the steps that take the slots other operations free", async () => {
+  /**
+   * Runs `steps` through the engine at 8 a time against a service of 50 ms round trips, where a
+   * folder ("other") takes four of them: the aliases written, and the account updates made.
+   */
+  async function wavesOf(steps: ("alias" | "other")[], counterKnown: boolean) {
     vi.useFakeTimers();
     try {
-      const s = service(false);
-      // a service of 50 ms round trips, where a folder takes four of them
+      const s = service(counterKnown);
       (s.client as { roundTripMs: number }).roundTripMs = 50;
       const work = { underWay: 0, endedAt: 0 };
       const writer = new AccountWriter("default", s.client, () => {}, {
         operationsUnderWay: () => work.underWay,
         lastOperationEnd: () => work.endedAt,
       });
-      // the engine starts two alias changes and six folders (each a few round trips), then the
-      // other 19 alias changes as slots free: 21 changes, 8 at a time, are still 3 writes
-      const steps = [
-        ...(["alias", "alias"] as const),
-        ...Array.from({ length: 6 }, () => "other" as const),
-        ...Array.from({ length: 19 }, () => "alias" as const),
-      ];
       const done = mixedEngine(writer, steps, 8, work, 200);
       await vi.advanceTimersByTimeAsync(10_000);
       await done;
-      expect(Object.keys(s.aliases())).toHaveLength(21);
-      expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(3);
+      return {
+        aliases: Object.keys(s.aliases()).length,
+        updates: s.calls.filter((c) => c === "updateAccount").length,
+      };
     } finally {
       vi.useRealTimers();
     }
+  }
+  const times = (n: number, step: "alias" | "other") => Array.from({ length: n }, () => step);
+
+  it("waits, in a run's first wave, for the steps that take the slots other operations free", async () => {
+    // the engine starts two alias changes and six folders, then the other 19 alias changes as
+    // slots free: 21 changes, 8 at a time, are still 3 writes
+    const waves = await wavesOf([...times(2, "alias"), ...times(6, "other"), ...times(19, "alias")], false);
+    expect(waves).toEqual({ aliases: 21, updates: 3 });
   });
 
   it("waits longer with a wave of few changes among the engine's other steps: the next account steps may be behind them", async () => {
-    vi.useFakeTimers();
-    try {
-      const s = service();
-      (s.client as { roundTripMs: number }).roundTripMs = 50;
-      const work = { underWay: 0, endedAt: 0 };
-      const writer = new AccountWriter("default", s.client, () => {}, {
-        operationsUnderWay: () => work.underWay,
-        lastOperationEnd: () => work.endedAt,
-      });
-      // after the first wave the engine's queue holds one alias change, then seven folders (four
-      // round trips each), then seven more alias changes: the lone change waits for them
-      const steps = [
-        ...Array.from({ length: 9 }, () => "alias" as const),
-        ...Array.from({ length: 7 }, () => "other" as const),
-        ...Array.from({ length: 7 }, () => "alias" as const),
-      ];
-      const done = mixedEngine(writer, steps, 8, work, 200);
-      await vi.advanceTimersByTimeAsync(10_000);
-      await done;
-      expect(Object.keys(s.aliases())).toHaveLength(16);
-      // 8, then 8: not 8, 1 and 7
-      expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(2);
-    } finally {
-      vi.useRealTimers();
-    }
+    // after the first wave the engine's queue holds one alias change, then seven folders, then
+    // seven more alias changes: the lone change waits for them (8, then 8: not 8, 1 and 7)
+    const waves = await wavesOf([...times(9, "alias"), ...times(7, "other"), ...times(7, "alias")], true);
+    expect(waves).toEqual({ aliases: 16, updates: 2 });
   });
 
   it("answers an account check from its next read only once gathering is over", async () => {
