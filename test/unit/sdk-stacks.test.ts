@@ -124,7 +124,7 @@ describe.each([
     );
     const ours = seen[`runner-${face}`]?.frames ?? [];
     const plain = seen[`runner-plain-${face}`]?.frames ?? [];
-    // the program's two lines: `new Class(...)` inside the apply's callback
+    // the program's line: `new Class(...)`, inside the apply's callback
     expect(seen[`runner-${face}`]?.position).toMatch(/\/fixtures\/declare-resource\.js#8$/);
     expect(ours[0]).toMatch(/\/fixtures\/declare-resource\.js$/);
     // the control, declared the same way by Pulumi's own class: the runner's frames below it
