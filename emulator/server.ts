@@ -203,6 +203,16 @@ export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
     if (fault) return reply.code(fault.status).send(httpError(fault.status, "Injected fault").body);
   });
 
+  // Every answer's Date is the clock when it is sent, like the service stamps its answers. Node's
+  // own is a string cached per second and renewed by a timer, which runs late on a busy event
+  // loop: an upload answered just after a second began said the second before, while the file's
+  // mtime, set a moment earlier, was already in the new one (docs/reliability.md, "When a file
+  // was written"; emulator/test/unit/date-header.test.ts).
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    reply.header("date", new Date().toUTCString());
+    done(null, payload);
+  });
+
   app.addHook("onResponse", (request, reply, done) => {
     const emu = request.emu;
     if (emu && !emu.logged) ctx.log.push({ ...logFields(request, reply, emu), status: reply.statusCode });
