@@ -25,9 +25,9 @@
 // whole-map write then came from a read made just before a person's change of another alias,
 // and undid it; the concurrent-writers test in test/integration/shared-objects.test.ts caught
 // that.) Resources that only need to know the account read it themselves while the writer
-// gathers, rather than hold the engine's slots until its read. A run's first alias removal is written as soon as those that came with it stop
-// coming: its check tells whether the service keeps removed aliases, and if so no other removal
-// needs a write. Settings alone are written on the last read (their body comes from no read).
+// gathers, rather than hold the engine's slots until its read. A run's first alias removal is
+// written as soon as those that came with it stop coming: its check tells whether the service
+// keeps removed aliases, and if so no other removal needs a write. Settings alone are written on the last read (their body comes from no read).
 // A change the check finds lost (another writer wrote over it from an older read) is
 // written again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that
 // checks a write waits a round trip after it ("settle", provider/account/read-back.ts). What can
