@@ -26,6 +26,7 @@ import { providerProfile, renderProfile } from "./bench/profile";
 import { ALIASES } from "./bench/program";
 import {
   type Calls,
+  cpuText,
   FILE_STEPS,
   type FilesReport,
   filesFloor,
@@ -348,7 +349,7 @@ async function openScenario(
       report.steps[step] = entry;
       progress(
         `  ${(result.ms / 1000).toFixed(1)} s, provider RSS ${(result.providerRss / 1048576).toFixed(0)} MiB` +
-          `, CPU engine ${result.cpu.engine.toFixed(2)} s, program ${result.cpu.program.toFixed(2)} s, provider ${result.cpu.provider.toFixed(2)} s` +
+          `, CPU engine/program/provider ${cpuText(result.cpu)} s` +
           (entry.calls ? `, ${total(entry.calls)} calls ${JSON.stringify(entry.calls)}` : "") +
           (entry.accountWritesAtMs ? `, account updates at ${entry.accountWritesAtMs.join(", ")} ms` : ""),
       );

@@ -196,12 +196,16 @@ export function medianMs(
   return ms.length > 0 ? median(ms) : undefined;
 }
 
+/** CPU seconds by process as `engine/program/provider`. */
+export const cpuText = (c: CpuSeconds) =>
+  `${c.engine.toFixed(2)}/${c.program.toFixed(2)}/${c.provider.toFixed(2)}`;
+
 /** The medians over the rounds of a step's CPU seconds by process, as `engine/program/provider`. */
 export function medianCpu(runs: RunReport[], mode: Mode, n: number, latencyMs: number, step: Step): string {
   const cpus = runsOf(runs, mode, n, latencyMs).flatMap((r) => r.steps[step].cpu ?? []);
   if (cpus.length === 0) return "-";
-  const of = (role: keyof CpuSeconds) => median(cpus.map((c) => c[role])).toFixed(2);
-  return `${of("engine")}/${of("program")}/${of("provider")}`;
+  const of = (role: keyof CpuSeconds) => median(cpus.map((c) => c[role]));
+  return cpuText({ engine: of("engine"), program: of("program"), provider: of("provider") });
 }
 
 /** Peak RSS of the provider process over every step and round of `mode` at size `n` (bytes). */
