@@ -167,14 +167,35 @@ export class Lifecycle {
       kind,
       olds,
       async () => {
-        const { ctx, alias } = await this.open(kind, id, olds, olds.account, "now");
-        const live = await orGone(kind.read(kindContext(ctx, alias), olds as never));
+        const live = await this.readChecked(kind, id, olds);
         if (!live) return undefined;
         const outs = { ...olds, ...live };
         return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
       },
       true,
     );
+  }
+
+  /**
+   * The kind's read, with the account checked: a read changes nothing, so it runs while the
+   * account is checked (a round trip less before the first answer of a refresh), and its answer
+   * counts only once the check has passed. A state without a recorded account checks first.
+   */
+  private async readChecked(kind: Kind, id: string, olds: State): Promise<Props | undefined> {
+    const recorded = olds.accountAlias;
+    if (typeof recorded !== "string") {
+      const { ctx, alias } = await this.open(kind, id, olds, olds.account, "now");
+      return orGone(kind.read(kindContext(ctx, alias), olds as never));
+    }
+    this.seenInState(kind, id, olds);
+    const ctx = this.session.context(olds.account);
+    const [checked, read] = await Promise.allSettled([
+      ctx.alias(recorded, describe(kind, olds)),
+      orGone(kind.read(kindContext(ctx, recorded), olds as never)),
+    ]);
+    if (checked.status === "rejected") throw checked.reason;
+    if (read.status === "rejected") throw read.reason;
+    return read.value;
   }
 
   /**

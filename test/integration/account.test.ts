@@ -284,10 +284,31 @@ describe("account identity", () => {
     const refused =
       /Folder \/mine: refusing to act: it belongs to account "demo" but the credentials for account name "default" now reach account "other"/;
     await expect(h.refresh("Folder", id, outs, { path: "/mine" })).rejects.toThrow(refused);
+    // a read changes nothing: it runs alongside the account check, and its answer is thrown away
+    expect(Object.keys(h.calls()).sort()).toEqual(["getAccount", "stat", "token"]);
+    h.mark();
+    // a delete is not even tried
     await expect(h.destroy("Folder", id, outs)).rejects.toThrow(refused);
-    const calls = h.calls();
-    expect(Object.keys(calls).sort()).toEqual(["getAccount", "token"]);
+    expect(h.calls()).toEqual({});
     expect((await h.state()).tree.map((e) => e.path)).toContain("/mine");
+  });
+
+  it("a refresh reads while it checks the account: its read does not wait a round trip for the check", async () => {
+    const { id, outs } = await h.create("Folder", { path: "/mine" });
+    h.configure();
+    const latencyMs = 200;
+    await h.emulator.control.setFaults({ latencyMs });
+    try {
+      h.mark();
+      const since = h.emulator.control.requests(0).next;
+      expect((await h.refresh("Folder", id, outs, { path: "/mine" })).gone).toBe(false);
+      // the log's time is the answer's: a read sent after the check's answer would be a latency later
+      const answered = (operation: string) =>
+        Date.parse(h.emulator.control.requests(since).requests.find((r) => r.operation === operation)!.time);
+      expect(answered("stat") - answered("getAccount")).toBeLessThan(latencyMs / 2);
+    } finally {
+      await h.emulator.control.setFaults({ latencyMs: 0 });
+    }
   });
 
   it("uses named accounts from mediahost:accounts", async () => {
