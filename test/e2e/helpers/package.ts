@@ -50,8 +50,11 @@ export async function packProvider(
   dest: string,
   env: Record<string, string>,
 ): Promise<{ tarball: string; files: PackedFile[]; contract: string; dependencies: Record<string, string> }> {
-  const provider = await pack(repoRoot, dest, env);
-  const contract = await pack(join(repoRoot, "contract"), dest, env);
+  // without the `prepare` script: `npm test` has built dist/ already, and building it again here
+  // rewrote its files while other test files' programs were loading them (a program once found
+  // dist/sdk/provider.js empty: "providerFor is not a function")
+  const provider = await pack(repoRoot, dest, env, ["--ignore-scripts"]);
+  const contract = await pack(join(repoRoot, "contract"), dest, env, ["--ignore-scripts"]);
   return {
     ...provider,
     contract: contract.tarball,
