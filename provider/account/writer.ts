@@ -20,11 +20,13 @@
 // the engine starts its first steps in no order of ours, so the first changes come among other
 // steps; so does a wave whose changes hold at most half the slots seen under way at once (the
 // engine's queue may hold its next account steps a few other steps behind, and a wave of few
-// changes holds few slots while it waits). Never more than 2 s. (Writing at once when every slot
-// of the engine waits for the writer was tried: it saved about 150 ms a first wave, but its
-// whole-map write then came from a read made just before a person's change of another alias,
-// and undid it; the concurrent-writers test in test/integration/shared-objects.test.ts caught
-// that.) Resources that only need to know the account read it themselves while the writer
+// changes holds few slots while it waits). Never more than 2 s. When every slot of the engine
+// waits for a writer (as many operations under way as the most ever seen, a most that has held
+// for a while), the engine can send nothing more, and the writer writes after its own pace. The
+// "held for a while" matters: taking a wave still arriving for full slots wrote 150 ms sooner
+// from a read made just before a person's change of another alias, and undid it (the
+// concurrent-writers test in test/integration/shared-objects.test.ts caught that). Resources
+// that only need to know the account read it themselves while the writer
 // gathers, rather than hold the engine's slots until its read. A run's first alias removal is
 // written as soon as those that came with it stop coming: its check tells whether the service
 // keeps removed aliases, and if so no other removal needs a write. Settings alone are written on the last read (their body comes from no read).
@@ -180,6 +182,8 @@ export class AccountWriter {
   private resolvedAt = 0;
   /** The most operations of the process seen under way at once: about the engine's `--parallel`. */
   private peakUnderWay = 0;
+  /** When that many were first seen under way. */
+  private peakSince = 0;
   /**
    * Whether the service honours an alias left out of the written map (it replaces the map) or
    * keeps it (it merges): unknown until the first removal is read back, once per process.
@@ -356,7 +360,12 @@ export class AccountWriter {
     // an account update), the first wave is gathered whole: it may be the last writes of the hour
     if (this.arrivalGapMs === undefined || !this.client.counters.has(ACCOUNT_UPDATE_COUNTER))
       return this.coalesceMs;
-    return Math.min(this.coalesceMs, Math.max(MIN_QUIET_MS, QUIET_PER_GAP * this.arrivalGapMs));
+    return this.paceMs();
+  }
+
+  /** A few times the gap seen between changes arriving together: how soon the engine sends the next one. */
+  private paceMs(): number {
+    return Math.min(this.coalesceMs, Math.max(MIN_QUIET_MS, QUIET_PER_GAP * (this.arrivalGapMs ?? 0)));
   }
 
   /** Operations of the process under way and not waiting for an account writer (another account's too). */
@@ -392,7 +401,25 @@ export class AccountWriter {
       // A wave of few changes among many other steps is longer too: the engine's queue holds its
       // steps in an order of its own, and the next account changes may be a few steps behind.
       // Waiting costs little then (few slots held), and a wave split costs an account update.
-      this.peakUnderWay = Math.max(this.peakUnderWay, this.operationsUnderWay());
+      const underWay = this.operationsUnderWay();
+      if (underWay > this.peakUnderWay) {
+        this.peakUnderWay = underWay;
+        this.peakSince = now;
+      }
+      // every slot of the engine waits for a writer: as many operations under way as the most
+      // ever seen, a most that has held a while (the engine's `--parallel`, not a wave still
+      // arriving), none of them at other work. The engine sends no step while its slots are full,
+      // so nothing more can come before this wave returns: only a slot just freed and being
+      // filled is waited for, the engine's own pace
+      if (
+        !scarce &&
+        underWay > 0 &&
+        underWay === this.peakUnderWay &&
+        now - this.peakSince >= this.coalesceMs &&
+        this.othersAtWork() === 0 &&
+        now - Math.max(this.lastChangeAt, this.resolvedAt, this.lastOperationEnd()) >= this.paceMs()
+      )
+        return;
       const fewOfMany = this.queue.length * 2 <= this.peakUnderWay;
       const followMs =
         (this.lastWrite.at === 0 || fewOfMany ? FIRST_FOLLOW_ROUND_TRIPS : FOLLOW_ROUND_TRIPS) * roundTripMs;

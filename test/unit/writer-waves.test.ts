@@ -13,6 +13,8 @@ function service(counterKnown = true) {
   let aliases: Record<string, { prefix?: string }> = {};
   let minify: { enabled?: boolean } | undefined;
   const calls: string[] = [];
+  /** When each call was made (ms since the epoch, the fake clock's under fake timers). */
+  const times: number[] = [];
   const later = () => new Promise((r) => setTimeout(r, LATENCY));
   const client = {
     counters: new Map(
@@ -24,11 +26,13 @@ function service(counterKnown = true) {
     ops: {
       async getAccount() {
         calls.push("getAccount");
+        times.push(Date.now());
         await later();
         return { alias: "demo", aliases: structuredClone(aliases), minify };
       },
       async updateAccount({ body }: { body: { aliases?: typeof aliases; minify?: typeof minify } }) {
         calls.push("updateAccount");
+        times.push(Date.now());
         await later();
         if (body.aliases) aliases = { ...aliases, ...structuredClone(body.aliases) };
         if (body.minify) minify = structuredClone(body.minify);
@@ -36,7 +40,7 @@ function service(counterKnown = true) {
       },
     },
   } as unknown as MediahostClient;
-  return { client, calls, aliases: () => aliases };
+  return { client, calls, times, aliases: () => aliases };
 }
 
 /** The engine: `total` alias creates, at most `parallel` under way, the next started when one returns. */
@@ -109,12 +113,14 @@ describe("AccountWriter under the engine's --parallel", () => {
         operationsUnderWay: () => work.underWay,
         lastOperationEnd: () => work.endedAt,
       });
+      const started = Date.now();
       const done = mixedEngine(writer, steps, 8, work, 200);
       await vi.advanceTimersByTimeAsync(10_000);
       await done;
       return {
         aliases: Object.keys(s.aliases()).length,
         updates: s.calls.filter((c) => c === "updateAccount").length,
+        firstReadAt: s.times[0]! - started,
       };
     } finally {
       vi.useRealTimers();
@@ -126,14 +132,53 @@ describe("AccountWriter under the engine's --parallel", () => {
     // the engine starts two alias changes and six folders, then the other 19 alias changes as
     // slots free: 21 changes, 8 at a time, are still 3 writes
     const waves = await wavesOf([...times(2, "alias"), ...times(6, "other"), ...times(19, "alias")], false);
-    expect(waves).toEqual({ aliases: 21, updates: 3 });
+    expect(waves).toMatchObject({ aliases: 21, updates: 3 });
+    // the folders end at about 200 ms, and their slots go to alias changes: every slot then waits
+    // for the writer, so nothing more can come and it reads at once (not after a 150 ms quiet spell)
+    expect(waves.firstReadAt).toBeGreaterThanOrEqual(200);
+    expect(waves.firstReadAt).toBeLessThan(200 + 60);
+  });
+
+  it("does not take a wave still arriving for the engine's full slots", async () => {
+    vi.useFakeTimers();
+    try {
+      // twelve changes 15 ms apart, each under way until its check: as many under way as ever
+      // seen, all waiting for the writer, at every arrival. The first write still waits for the
+      // quiet spell of a first wave (the account-update counter unknown): 150 ms after the last
+      const s = service(false);
+      const underWay = { n: 0 };
+      const writer = new AccountWriter("default", s.client, () => {}, {
+        operationsUnderWay: () => underWay.n,
+      });
+      const started = Date.now();
+      const done = Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          await new Promise((r) => setTimeout(r, i * 15));
+          underWay.n++;
+          try {
+            await writer.submit({
+              alias: { name: `a${i}`, fields: { prefix: "/" } },
+              resource: `Alias a${i}`,
+            });
+          } finally {
+            underWay.n--;
+          }
+        }),
+      );
+      await vi.advanceTimersByTimeAsync(2_000);
+      await done;
+      expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(1);
+      expect(s.times[0]! - started).toBeGreaterThanOrEqual(11 * 15 + 150);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("waits longer with a wave of few changes among the engine's other steps: the next account steps may be behind them", async () => {
     // after the first wave the engine's queue holds one alias change, then seven folders, then
     // seven more alias changes: the lone change waits for them (8, then 8: not 8, 1 and 7)
     const waves = await wavesOf([...times(9, "alias"), ...times(7, "other"), ...times(7, "alias")], true);
-    expect(waves).toEqual({ aliases: 16, updates: 2 });
+    expect(waves).toMatchObject({ aliases: 16, updates: 2 });
   });
 
   it("answers an account check from its next read only once gathering is over", async () => {
