@@ -25,6 +25,8 @@ export type Lookup = DirEntry | undefined | "stat";
  * floor is the engine's pace, not the service's: it sends its steps a few ms apart, 12 ms on a
  * busy machine, so a fixed 5 ms, and half a round trip of a fast service (2 to 3 ms on loopback),
  * sometimes decided on a `stat` for the first child and then listed for its siblings anyway.
+ * It counts from when a call can go out (the run's token in hand): a refresh's first read starts
+ * with the run, before the token, and the engine's next reads come while the token is fetched.
  */
 const MIN_GATHER_MS = 15;
 const MAX_GATHER_MS = 25;
@@ -90,7 +92,8 @@ export class Listings {
       this.parents.set(parentPath, parent);
     }
     parent.asked.add(name);
-    parent.gathered ??= new Promise((r) => setTimeout(r, this.gatherMs()));
+    // no call goes out before the token is in hand: waiting for siblings meanwhile costs nothing
+    parent.gathered ??= this.client.ready().then(() => new Promise((r) => setTimeout(r, this.gatherMs())));
     await parent.gathered;
     for (;;) {
       const entry = parent.entries.get(name);

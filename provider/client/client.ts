@@ -536,6 +536,11 @@ export class MediahostClient {
     return this.tokens.get(this.tokenKey, () => this.mint());
   }
 
+  /** Settles once a call could go out: the token is in hand (minted once if need be), or could not be had. */
+  async ready(): Promise<void> {
+    await this.token().catch(() => {});
+  }
+
   /** Asks the service for a token; goes through `call` so it gets the same retries. */
   private async mint(): Promise<IssuedToken> {
     this.stats.tokenRequests++;

@@ -6,10 +6,13 @@ import type { MediahostClient } from "../../provider/client";
 
 const ROUND_TRIP = 50;
 
-function service(names: string[]) {
+/** The service; `tokenMs`: how long the run's token takes to come (0: in hand already). */
+function service(names: string[], tokenMs = 0) {
   const calls: string[] = [];
+  const token = tokenMs > 0 ? new Promise<void>((r) => setTimeout(r, tokenMs)) : Promise.resolve();
   const client = {
     roundTripMs: ROUND_TRIP,
+    ready: () => token,
     ops: {
       async readdir({ query }: { query: { dirname: string } }) {
         calls.push(`readdir ${query.dirname}`);
@@ -52,6 +55,19 @@ describe("Listings", () => {
     await vi.advanceTimersByTimeAsync(500);
     const entries = await found;
     expect(entries.map((e) => (e === "stat" || e === undefined ? e : e.filename))).toEqual(["a", "b", "c"]);
+    expect(s.calls).toEqual(["readdir /"]);
+  });
+
+  it("counts the wait for siblings from when a call can go out: the run's token in hand", async () => {
+    // a refresh's first read starts with the run, and the next comes while the token is fetched
+    const s = service(["a", "b"], ROUND_TRIP);
+    const found = lookups(new Listings(s.client), [
+      { path: "/a", at: 0 },
+      { path: "/b", at: 40 },
+    ]);
+    await vi.advanceTimersByTimeAsync(500);
+    const entries = await found;
+    expect(entries.map((e) => (e === "stat" || e === undefined ? e : e.filename))).toEqual(["a", "b"]);
     expect(s.calls).toEqual(["readdir /"]);
   });
 
