@@ -26,10 +26,11 @@
 // "held for a while" matters: taking a wave still arriving for full slots wrote 150 ms sooner
 // from a read made just before a person's change of another alias, and undid it (the
 // concurrent-writers test in test/integration/shared-objects.test.ts caught that). Resources
-// that only need to know the account read it themselves while the writer
-// gathers, rather than hold the engine's slots until its read. A run's first alias removal is
-// written as soon as those that came with it stop coming: its check tells whether the service
-// keeps removed aliases, and if so no other removal needs a write. Settings alone are written on the last read (their body comes from no read).
+// that only need to know the account read it themselves while the writer gathers, rather than
+// hold the engine's slots until its read. A run's first alias removal is written as soon as
+// those that came with it stop coming: its check tells whether the service keeps removed
+// aliases, and if so no other removal needs a write. Settings alone are written on the last read
+// (their body comes from no read).
 // A change the check finds lost (another writer wrote over it from an older read) is
 // written again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that
 // checks a write waits a round trip after it ("settle", provider/account/read-back.ts). What can
@@ -394,14 +395,8 @@ export class AccountWriter {
       const quietMs = scarce ? SCARCE_QUIET_MS : this.quietMs();
       // before the first answer, the shortest quiet spell stands for the round trip
       const roundTripMs = this.client.roundTripMs ?? MIN_QUIET_MS;
-      // the end of another operation frees a slot whose next step may be an account change: for
-      // a few round trips of a gather, the quiet spell counts from such an end too, and lasts
-      // while others are at work. Longer in a run's first wave, which the engine started among
-      // its other steps in no order of ours; later waves mostly start together, on the check's read.
-      // A wave of few changes among many other steps is longer too: the engine's queue holds its
-      // steps in an order of its own, and the next account changes may be a few steps behind.
-      // Waiting costs little then (few slots held), and a wave split costs an account update.
       const underWay = this.operationsUnderWay();
+      const othersAtWork = this.othersAtWork() > 0;
       if (underWay > this.peakUnderWay) {
         this.peakUnderWay = underWay;
         this.peakSince = now;
@@ -416,10 +411,17 @@ export class AccountWriter {
         underWay > 0 &&
         underWay === this.peakUnderWay &&
         now - this.peakSince >= this.coalesceMs &&
-        this.othersAtWork() === 0 &&
+        !othersAtWork &&
         now - Math.max(this.lastChangeAt, this.resolvedAt, this.lastOperationEnd()) >= this.paceMs()
       )
         return;
+      // the end of another operation frees a slot whose next step may be an account change: for
+      // a few round trips of a gather, the quiet spell counts from such an end too, and lasts
+      // while others are at work. Longer in a run's first wave, which the engine started among
+      // its other steps in no order of ours; later waves mostly start together, on the check's read.
+      // A wave of few changes among many other steps is longer too: the engine's queue holds its
+      // steps in an order of its own, and the next account changes may be a few steps behind.
+      // Waiting costs little then (few slots held), and a wave split costs an account update.
       const fewOfMany = this.queue.length * 2 <= this.peakUnderWay;
       const followMs =
         (this.lastWrite.at === 0 || fewOfMany ? FIRST_FOLLOW_ROUND_TRIPS : FOLLOW_ROUND_TRIPS) * roundTripMs;
@@ -429,7 +431,6 @@ export class AccountWriter {
       const left = maxMs - (now - started);
       if (left <= 0) return;
       // after that, while others are at work, one of them may still end within a few round trips
-      const othersAtWork = this.othersAtWork() > 0;
       const waitMs = othersAtWork ? Math.max(quietMs, OTHERS_ROUND_TRIPS * roundTripMs) : quietMs;
       if (quietFor >= waitMs && !(following && othersAtWork)) return;
       await this.sleep(Math.min(Math.max(1, waitMs - quietFor), POLL_MS, left));
