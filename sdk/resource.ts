@@ -113,6 +113,36 @@ function registrationStacks(keep: 0 | 1): () => void {
 }
 
 /**
+ * The kinds whose changes the provider gathers into one account update per wave of the engine's
+ * steps (their kinds' `viaAccountWriter`, provider/account/writer.ts; test/unit/sdk-stacks.test.ts
+ * keeps the two lists equal).
+ */
+export const ACCOUNT_WRITER_KINDS: ReadonlySet<string> = new Set(["AccountSettings", "Alias"]);
+
+let accountChangesRegistered: Promise<void> | undefined;
+
+/**
+ * Resolves once the account changes a program declares in the same turn of the event loop have
+ * gone to the engine: the other kinds' registrations wait for it (an entry of `dependsOn` that
+ * adds no dependency). Pulumi serializes a resource's properties one `await` each, so without it
+ * a `Folder` (fewer properties) reaches the engine before an `Alias` declared above it. The engine
+ * starts steps in the order they reach it, and the account changes are the steps the provider
+ * gathers into one write: declared first, they fill the engine's first slots together, and their
+ * first wave gathers while the run's token and account check are in flight; declared among folders
+ * they came as folder slots freed up, one of them sometimes alone (a write of its own), the last
+ * wave waiting for the folders at work (docs/benchmark.md, "Since: account changes first").
+ */
+function afterAccountChanges(): Promise<void> {
+  accountChangesRegistered ??= new Promise((resolve) =>
+    setImmediate(() => {
+      accountChangesRegistered = undefined;
+      resolve();
+    }),
+  );
+  return accountChangesRegistered;
+}
+
+/**
  * The classes of the kind `name`, one per face. `outputs` lists the kind's own output properties
  * (checked against its schema by the compiler: every one, and no other); `prepare` turns the
  * arguments into the inputs the provider takes, where they differ; `secretOutputs` names outputs
@@ -132,9 +162,14 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
     opts?: pulumi.CustomResourceOptions,
   ): pulumi.CustomResourceOptions | undefined => {
     const secrets = secretOutputs(args);
-    return secrets.length > 0
-      ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] }
-      : opts;
+    const own =
+      secrets.length > 0
+        ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] }
+        : opts;
+    if (ACCOUNT_WRITER_KINDS.has(name)) return own;
+    // Pulumi awaits a promise given as `dependsOn` and takes the dependencies from what it resolves to
+    const dependsOn = afterAccountChanges().then(() => own?.dependsOn ?? []);
+    return { ...own, dependsOn: dependsOn as pulumi.Input<pulumi.Resource[]> };
   };
   const type = `mediahost:index:${name}`;
   const dynamicType = `pulumi-nodejs:dynamic/mediahost:${name}`;

@@ -6,6 +6,7 @@
 import { createRequire } from "node:module";
 import type * as Pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
+import { kinds } from "../../provider/resources";
 import type * as sdk from "../../sdk";
 
 const load = createRequire(__filename);
@@ -146,4 +147,60 @@ describe.each([
     expect((thrown as Error).stack).toContain("sdk-stacks.test");
     expect(Error.prepareStackTrace).toBe(before);
   });
+});
+
+describe.each([
+  ["dynamic", mediahost],
+  ["native", mediahost.native],
+])("the %s face's account kinds", (face, classes) => {
+  it("reach the engine before the other kinds a program declares with them, whose dependencies stay", async () => {
+    type Request = { getName(): string; getDependenciesList(): string[] };
+    const monitor = pulumi.runtime.getMonitor() as unknown as {
+      registerResource(req: Request, cb: unknown): unknown;
+    };
+    const register = monitor.registerResource;
+    const order: string[] = [];
+    const dependencies: Record<string, string[]> = {};
+    monitor.registerResource = function (this: unknown, req, cb) {
+      order.push(req.getName());
+      dependencies[req.getName()] = req.getDependenciesList();
+      return register.call(this, req, cb);
+    };
+    try {
+      // declared as a program may: folders first, then the account's changes (a Folder has fewer
+      // properties than an Alias, so Pulumi's serialization alone would send it first)
+      const folder = new classes.Folder(`order-folder-${face}`, { path: `/order-${face}` });
+      const meta = new classes.FolderMeta(
+        `order-meta-${face}`,
+        { path: `/order-${face}`, title: "t" },
+        { dependsOn: [folder] },
+      );
+      const settings = new classes.AccountSettings(`order-settings-${face}`, { minify: { enabled: true } });
+      const alias = new classes.Alias(`order-alias-${face}`, {
+        name: `order${face}`,
+        prefix: "/o",
+        cdn: true,
+      });
+      const urns = await Promise.all(
+        [folder, meta, settings, alias].map((r) => new Promise<string>((done) => r.urn.apply(done))),
+      );
+      expect(order.slice(0, 2).sort()).toEqual([`order-alias-${face}`, `order-settings-${face}`]);
+      expect(order.slice(2)).toEqual([`order-folder-${face}`, `order-meta-${face}`]);
+      expect(dependencies[`order-meta-${face}`]).toEqual([urns[0]]);
+      expect(dependencies[`order-folder-${face}`]).toEqual([]);
+    } finally {
+      monitor.registerResource = register;
+    }
+  });
+});
+
+it("gathers the same kinds into account updates as the provider's account writer", () => {
+  const { ACCOUNT_WRITER_KINDS } = load("../../dist/sdk/resource") as {
+    ACCOUNT_WRITER_KINDS: ReadonlySet<string>;
+  };
+  const viaWriter = Object.entries(kinds)
+    .filter(([, kind]) => (kind as { viaAccountWriter?: boolean }).viaAccountWriter)
+    .map(([name]) => name);
+  expect(viaWriter.length).toBeGreaterThan(0);
+  expect([...ACCOUNT_WRITER_KINDS].sort()).toEqual(viaWriter.sort());
 });
