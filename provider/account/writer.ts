@@ -17,10 +17,12 @@
 // a slot of the engine whose next step may be an account change, for the first three round trips
 // of a gather the quiet spell counts from such an end too and lasts while others are at work, and
 // after that, while they are, a few round trips more. A run's first wave gets eight round trips:
-// the engine starts its first steps in no order of ours, so the first changes come among other
-// steps; so does a wave whose changes hold at most half the slots seen under way at once (the
-// engine's queue may hold its next account steps a few other steps behind, and a wave of few
-// changes holds few slots while it waits). Never more than 2 s. When every slot of the engine
+// the engine starts its first steps in an order of its own (the SDK sends a program's account
+// changes first, sdk/resource.ts, but the engine does not keep that order strictly, and a program
+// may declare them later), so the first changes may come among other steps; so does a wave
+// whose changes hold at most half the slots seen under way at once (the engine's queue may hold
+// its next account steps a few other steps behind, and a wave of few changes holds few slots
+// while it waits). Never more than 2 s. When every slot of the engine
 // waits for a writer (as many operations under way as the most ever seen, a most that has held
 // for a while), the engine can send nothing more, and the writer writes after its own pace. The
 // "held for a while" matters: taking a wave still arriving for full slots wrote 150 ms sooner
@@ -274,6 +276,8 @@ export class AccountWriter {
           base = undefined;
         }
       }
+      // the read after the gather needs the run's token: minted meanwhile, not after it
+      void this.client.ready();
       this.gathering = true;
       try {
         await this.gather();

@@ -19,6 +19,7 @@ function scriptedService(onWrite: (aliases: Aliases, by: "us" | "them") => void)
   const account = () => ({ alias: "demo", aliases: structuredClone(aliases) });
   const client = {
     counters: new Map(),
+    ready: async () => {},
     ops: {
       async getAccount() {
         await later();

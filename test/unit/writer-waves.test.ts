@@ -13,10 +13,19 @@ function service(counterKnown = true) {
   let aliases: Record<string, { prefix?: string }> = {};
   let minify: { enabled?: boolean } | undefined;
   const calls: string[] = [];
-  /** When each call was made (ms since the epoch, the fake clock's under fake timers). */
+  /** When each call went out (ms since the epoch, the fake clock's under fake timers). */
   const times: number[] = [];
   const later = () => new Promise((r) => setTimeout(r, LATENCY));
+  // as the real client's: every call waits for the run's token, minted once (a round trip)
+  let token: Promise<void> | undefined;
+  const tokenTimes: number[] = [];
+  const ready = () => {
+    if (!token) tokenTimes.push(Date.now());
+    token ??= later().then(() => {});
+    return token;
+  };
   const client = {
+    ready,
     counters: new Map(
       counterKnown
         ? [["rest:post:account", { limit: 50, remaining: 40, reset: Date.now() / 1000 + 3600 }]]
@@ -25,12 +34,14 @@ function service(counterKnown = true) {
     roundTripMs: LATENCY,
     ops: {
       async getAccount() {
+        await ready();
         calls.push("getAccount");
         times.push(Date.now());
         await later();
         return { alias: "demo", aliases: structuredClone(aliases), minify };
       },
       async updateAccount({ body }: { body: { aliases?: typeof aliases; minify?: typeof minify } }) {
+        await ready();
         calls.push("updateAccount");
         times.push(Date.now());
         await later();
@@ -40,7 +51,7 @@ function service(counterKnown = true) {
       },
     },
   } as unknown as MediahostClient;
-  return { client, calls, times, aliases: () => aliases };
+  return { client, calls, times, tokenTimes, aliases: () => aliases };
 }
 
 /** The engine: `total` alias creates, at most `parallel` under way, the next started when one returns. */
@@ -179,6 +190,25 @@ describe("AccountWriter under the engine's --parallel", () => {
     // seven more alias changes: the lone change waits for them (8, then 8: not 8, 1 and 7)
     const waves = await wavesOf([...times(9, "alias"), ...times(7, "other"), ...times(7, "alias")], true);
     expect(waves).toMatchObject({ aliases: 16, updates: 2 });
+  });
+
+  it("mints the run's token while it gathers the first wave, not after", async () => {
+    vi.useFakeTimers();
+    try {
+      const s = service(false);
+      (s.client as { roundTripMs: number }).roundTripMs = 50;
+      const writer = new AccountWriter("default", s.client, () => {}, { operationsUnderWay: () => 1 });
+      const started = Date.now();
+      const change = writer.submit({ alias: { name: "a", fields: { prefix: "/a" } }, resource: "Alias a" });
+      await vi.advanceTimersByTimeAsync(1_000);
+      await change;
+      expect(s.tokenTimes).toEqual([started]);
+      // the read goes out when the first wave's 150 ms quiet spell ends, the token already in hand
+      expect(s.times[0]! - started).toBeGreaterThanOrEqual(150);
+      expect(s.times[0]! - started).toBeLessThan(150 + LATENCY);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers an account check from its next read only once gathering is over", async () => {
