@@ -146,7 +146,7 @@ export class Lifecycle {
   // ---- create, read, update, delete --------------------------------------------------------------
 
   async create(kind: Kind, inputs: Props): Promise<{ id: string; outs: Props }> {
-    return this.step(kind, inputs, async () => {
+    return this.step(kind, inputs, "change", async () => {
       const ctx = this.session.context(inputs.account as string | undefined);
       const creation = new Creation(this.session, kind, ctx, inputs);
       const made = (await creation.takeFromReplaced()) ?? (await this.make(creation, kind, inputs));
@@ -163,17 +163,12 @@ export class Lifecycle {
 
   /** What the object holds now (outputs, and the inputs that match them), or undefined when it is gone. */
   async read(kind: Kind, id: string, olds: State): Promise<{ outs: Props; inputs: Props } | undefined> {
-    return this.step(
-      kind,
-      olds,
-      async () => {
-        const live = await this.readChecked(kind, id, olds);
-        if (!live) return undefined;
-        const outs = { ...olds, ...live };
-        return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
-      },
-      true,
-    );
+    return this.step(kind, olds, "refresh", async () => {
+      const live = await this.readChecked(kind, id, olds);
+      if (!live) return undefined;
+      const outs = { ...olds, ...live };
+      return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
+    });
   }
 
   /**
@@ -203,33 +198,28 @@ export class Lifecycle {
    * declare it; undefined when there is none. A kind that cannot be read says why.
    */
   async import(kind: Kind, id: string): Promise<{ outs: Props; inputs: Props } | undefined> {
-    return this.step(
-      kind,
-      `${kind.name} ${id}`,
-      async () => {
-        if ("refused" in kind.importing)
-          throw new ProviderError(`${kind.name} ${id} cannot be imported: ${kind.importing.refused}`);
-        const ctx = this.session.context(undefined);
-        const alias = await ctx.alias(undefined, `${kind.name} ${id}`);
-        const inputs = kind.importing.identity(id);
-        const named = kind.id(inputs as never, alias);
-        if (named !== id) {
-          throw new ProviderError(
-            `${kind.name} ${id}: the provider's credentials reach account "${alias}", whose ${kind.name} is ${named}`,
-          );
-        }
-        const olds = { ...inputs, accountAlias: alias } as State;
-        const live = await orGone(kind.read(kindContext(ctx, alias), olds as never, "all"));
-        if (!live) return undefined;
-        const outs = { ...olds, ...live };
-        return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
-      },
-      true,
-    );
+    return this.step(kind, `${kind.name} ${id}`, "refresh", async () => {
+      if ("refused" in kind.importing)
+        throw new ProviderError(`${kind.name} ${id} cannot be imported: ${kind.importing.refused}`);
+      const ctx = this.session.context(undefined);
+      const alias = await ctx.alias(undefined, `${kind.name} ${id}`);
+      const inputs = kind.importing.identity(id);
+      const named = kind.id(inputs as never, alias);
+      if (named !== id) {
+        throw new ProviderError(
+          `${kind.name} ${id}: the provider's credentials reach account "${alias}", whose ${kind.name} is ${named}`,
+        );
+      }
+      const olds = { ...inputs, accountAlias: alias } as State;
+      const live = await orGone(kind.read(kindContext(ctx, alias), olds as never, "all"));
+      if (!live) return undefined;
+      const outs = { ...olds, ...live };
+      return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
+    });
   }
 
   async update(kind: Kind, id: string, olds: State, news: Props): Promise<Props> {
-    return this.step(kind, olds, async () => {
+    return this.step(kind, olds, "change", async () => {
       const { ctx, alias } = await this.open(kind, id, olds, news.account as string | undefined);
       const move = this.ownMove(kind, alias, olds, news);
       // the object is where this run's moves took it (the kind's update then finds nothing to move,
@@ -248,7 +238,7 @@ export class Lifecycle {
   }
 
   async delete(kind: Kind, id: string, olds: State): Promise<void> {
-    return this.step(kind, olds, async () => {
+    return this.step(kind, olds, "delete", async () => {
       const { ctx, alias } = await this.open(kind, id, olds, olds.account);
       if (this.claimedByAnother(kind, id, ctx, alias, olds)) {
         log.info(
@@ -337,15 +327,20 @@ export class Lifecycle {
     return claim !== undefined && claim !== olds.__claim;
   }
 
-  /** Runs a step; expected failures reach the engine as one line naming the resource. */
+  /**
+   * Runs a step; expected failures reach the engine as one line naming the resource. `purpose`:
+   * a refresh's read reports refused credentials its own way; a create or update ("change") tells
+   * the account writer the run is not a destroy.
+   */
   private async step<T>(
     kind: Kind,
     about: Props | string,
+    purpose: "change" | "refresh" | "delete",
     work: () => Promise<T>,
-    refresh = false,
   ): Promise<T> {
+    const refresh = purpose === "refresh";
     try {
-      return await this.session.operation(work);
+      return await this.session.operation(work, purpose === "change");
     } catch (err) {
       const account = typeof about === "string" ? undefined : (about.account as string | undefined);
       const name = typeof about === "string" ? about : describe(kind, about);

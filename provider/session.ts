@@ -57,6 +57,8 @@ export class Session {
   private operations = 0;
   /** When the last of them ended: its slot in the engine goes to the next step. */
   private operationEndedAt = 0;
+  /** Whether a create or an update has started in this run (a destroy makes none). */
+  private changing = false;
 
   constructor(
     readonly configuration: Configuration,
@@ -70,13 +72,15 @@ export class Session {
         operationsUnderWay: () => this.operations,
         lastOperationEnd: () => this.operationEndedAt,
         waitingOnWriters: () => [...this.contexts.values()].reduce((n, c) => n + c.writer.waiting, 0),
+        onlyDeletes: () => !this.changing,
         ...options.writer,
       },
     };
   }
 
   /** Runs one resource operation, counted while under way (the account writer gathers by it). */
-  async operation<T>(work: () => Promise<T>): Promise<T> {
+  async operation<T>(work: () => Promise<T>, changes = false): Promise<T> {
+    if (changes) this.changing = true;
     this.operations++;
     try {
       return await work();

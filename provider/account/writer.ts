@@ -32,7 +32,8 @@
 // hold the engine's slots until its read. A run's first alias removal is written as soon as
 // those that came with it stop coming: its check tells whether the service keeps removed
 // aliases, and if so no other removal needs a write. Settings alone are written on the last read
-// (their body comes from no read).
+// (their body comes from no read). In a run of deletes only (a destroy) nothing worth waiting for
+// can follow once removals need no write, so a settings reset goes at the engine's pace.
 // A change the check finds lost (another writer wrote over it from an older read) is
 // written again on a fresh read after a jittered pause, at most MAX_ROUNDS times. The read that
 // checks a write waits a round trip after it ("settle", provider/account/read-back.ts). What can
@@ -98,6 +99,8 @@ export interface WriterOptions {
   waitingOnWriters?: () => number;
   /** When the last operation of the process ended (ms since the epoch): the engine fills its slot next. */
   lastOperationEnd?: () => number;
+  /** Whether the run has made nothing but deletes so far (a destroy): creates and updates follow none. */
+  onlyDeletes?: () => boolean;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -200,6 +203,7 @@ export class AccountWriter {
   private readonly operationsUnderWay: () => number;
   private readonly waitingOnWriters: () => number;
   private readonly lastOperationEnd: () => number;
+  private readonly onlyDeletes: () => boolean;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -215,6 +219,7 @@ export class AccountWriter {
     this.operationsUnderWay = options.operationsUnderWay ?? (() => 0);
     this.waitingOnWriters = options.waitingOnWriters ?? (() => this.waiting);
     this.lastOperationEnd = options.lastOperationEnd ?? (() => 0);
+    this.onlyDeletes = options.onlyDeletes ?? (() => false);
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
@@ -396,6 +401,16 @@ export class AccountWriter {
       // whole wave: if its check shows the service keeps removed aliases, no other removal needs
       // a write at all, and those waiting meanwhile return at once
       if (!scarce && this.learnsRemovalRule() && now - this.lastChangeAt >= MIN_QUIET_MS) return;
+      // in a run of deletes only (a destroy), what can still come is alias removals, which need no
+      // write once the service is known to keep removed aliases, and settings resets: none worth
+      // waiting for the other steps' slots, so a reset is written at the engine's own pace
+      if (
+        !scarce &&
+        this.removalRule === "ignored" &&
+        this.onlyDeletes() &&
+        now - this.lastChangeAt >= this.paceMs()
+      )
+        return;
       const quietMs = scarce ? SCARCE_QUIET_MS : this.quietMs();
       // before the first answer, the shortest quiet spell stands for the round trip
       const roundTripMs = this.client.roundTripMs ?? MIN_QUIET_MS;

@@ -211,6 +211,44 @@ describe("AccountWriter under the engine's --parallel", () => {
     }
   });
 
+  it.each([
+    { onlyDeletes: true, when: "in a run of deletes only (a destroy), at the engine's pace" },
+    { onlyDeletes: false, when: "in a run that also creates, after the steps at work" },
+  ])("writes a settings reset $when", async ({ onlyDeletes }) => {
+    vi.useFakeTimers();
+    try {
+      const s = service();
+      (s.client as { roundTripMs: number }).roundTripMs = 50;
+      // four other steps (folder deletes) always at work, one ending every 20 ms
+      const work = { underWay: 4, endedAt: 0 };
+      const ending = setInterval(() => (work.endedAt = Date.now()), 20);
+      const writer: AccountWriter = new AccountWriter("default", s.client, () => {}, {
+        operationsUnderWay: (): number => work.underWay + writer.waiting,
+        lastOperationEnd: () => work.endedAt,
+        onlyDeletes: () => onlyDeletes,
+      });
+      const settled = async (p: Promise<unknown>) => {
+        await vi.advanceTimersByTimeAsync(2_000);
+        await p;
+      };
+      await settled(writer.submit({ alias: { name: "a", fields: { prefix: "/a" } }, resource: "Alias a" }));
+      // the service keeps the removed alias (it merges the map): removals need no write from now on
+      await settled(writer.submit({ alias: { name: "a", fields: null }, resource: "Alias a" }));
+      const writes = s.calls.filter((c) => c === "updateAccount").length;
+      const resetAt = Date.now();
+      const reset = writer.submit({ settings: { minify: { enabled: false } }, resource: "AccountSettings" });
+      await settled(reset);
+      clearInterval(ending);
+      const written = s.times[s.calls.lastIndexOf("updateAccount")]! - resetAt;
+      expect(s.calls.filter((c) => c === "updateAccount")).toHaveLength(writes + 1);
+      // three round trips while others are at work, or the pace alone (25 ms, no gap seen yet)
+      if (onlyDeletes) expect(written).toBeLessThan(50);
+      else expect(written).toBeGreaterThanOrEqual(150);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("answers an account check from its next read only once gathering is over", async () => {
     vi.useFakeTimers();
     try {
