@@ -122,11 +122,12 @@ export const ACCOUNT_WRITER_KINDS: ReadonlySet<string> = new Set(["AccountSettin
 let accountChangesRegistered: Promise<void> | undefined;
 
 /**
- * Resolves once the account changes a program declares in the same turn of the event loop have
- * gone to the engine: the other kinds' registrations wait for it (an entry of `dependsOn` that
- * adds no dependency). Pulumi serializes a resource's properties one `await` each, so without it
- * a `Folder` (fewer properties) reaches the engine before an `Alias` declared above it. The engine
- * starts steps in the order they reach it, and the account changes are the steps the provider
+ * Resolves a turn of the event loop later, when the account changes a program declared in this
+ * turn have gone to the engine (their registration awaits only promises already settled): the
+ * other kinds' registrations wait for it (an entry of `dependsOn` that adds no dependency).
+ * Pulumi serializes a resource's properties one `await` each, so without it a `Folder` (fewer
+ * properties) reaches the engine before an `Alias` declared above it. The engine starts steps in
+ * about the order they reach it, and the account changes are the steps the provider
  * gathers into one write: declared first, they fill the engine's first slots together, and their
  * first wave gathers while the run's token and account check are in flight; declared among folders
  * they came as folder slots freed up, one of them sometimes alone (a write of its own), the last
