@@ -127,11 +127,11 @@ let accountChangesRegistered: Promise<void> | undefined;
  * other kinds' registrations wait for it (an entry of `dependsOn` that adds no dependency).
  * Pulumi serializes a resource's properties one `await` each, so without it a `Folder` (fewer
  * properties) reaches the engine before an `Alias` declared above it. The engine starts steps in
- * about the order they reach it, and the account changes are the steps the provider
- * gathers into one write: declared first, they fill the engine's first slots together, and their
- * first wave gathers while the run's token and account check are in flight; declared among folders
- * they came as folder slots freed up, one of them sometimes alone (a write of its own), the last
- * wave waiting for the folders at work (docs/benchmark.md, "Since: account changes first").
+ * about the order they reach it, and the account changes are the steps the provider gathers into
+ * one write: declared first, they fill the engine's first slots together, and their first wave
+ * gathers while the run's token and account check are in flight; declared among folders they came
+ * as folder slots freed up, one of them sometimes alone (a write of its own), the last wave
+ * waiting for the folders at work (docs/benchmark.md, "Since: account changes first").
  */
 function afterAccountChanges(): Promise<void> {
   accountChangesRegistered ??= new Promise((resolve) =>

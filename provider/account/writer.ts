@@ -22,12 +22,12 @@
 // may declare them later), so the first changes may come among other steps; so does a wave
 // whose changes hold at most half the slots seen under way at once (the engine's queue may hold
 // its next account steps a few other steps behind, and a wave of few changes holds few slots
-// while it waits). Never more than 2 s. When every slot of the engine
-// waits for a writer (as many operations under way as the most ever seen, a most that has held
-// for a while), the engine can send nothing more, and the writer writes after its own pace. The
-// "held for a while" matters: taking a wave still arriving for full slots wrote 150 ms sooner
-// from a read made just before a person's change of another alias, and undid it (the
-// concurrent-writers test in test/integration/shared-objects.test.ts caught that). Resources
+// while it waits). Never more than 2 s. When every slot of the engine waits for a writer (as
+// many operations under way as the most ever seen, a most that has held for a while), the
+// engine can send nothing more, and the writer writes after its own pace. The "held for a
+// while" matters: taking a wave still arriving for full slots wrote 150 ms sooner from a read
+// made just before a person's change of another alias, and undid it (the concurrent-writers
+// test in test/integration/shared-objects.test.ts caught that). Resources
 // that only need to know the account read it themselves while the writer gathers, rather than
 // hold the engine's slots until its read. A run's first alias removal is written as soon as
 // those that came with it stop coming: its check tells whether the service keeps removed
