@@ -1,7 +1,8 @@
-// The repository stands alone: nothing it holds cites a document outside it, and every
-// section of docs/api.md that a file cites by its anchor exists.
+// The repository stands alone: nothing it holds cites a document outside it, every section of
+// docs/api.md that a file cites by its anchor exists, and so does every section of docs/ that a
+// file cites by its title (code comments cite them: `docs/benchmark.md, "What dominates"`).
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -38,5 +39,30 @@ describe("the repository stands alone", () => {
     );
     expect(cited.length).toBeGreaterThan(5);
     expect(cited.filter((c) => !headings.has(c.section ?? ""))).toEqual([]);
+  });
+
+  it("cites only titled sections of docs/ that exist", () => {
+    /** A document's section titles: its headings, and the bold words that open a paragraph. */
+    const titles = (file: string) => {
+      const text = readFileSync(join(root, file), "utf8");
+      return [
+        ...text.matchAll(/^#+ (.+)$/gm),
+        ...text.matchAll(/^(?:\s*(?:[-*]|\d+\.)\s+)?\*\*([^*]+)\*\*/gm),
+      ].map((m) => (m[1] ?? "").replace(/`/g, ""));
+    };
+    const cited = texts.flatMap(({ file, text }) => {
+      // a citation may wrap across comment lines: join them without their comment markers
+      const joined = text.replace(/\n\s*(?:\/\/|\*|#)?\s*/g, " ");
+      return [...joined.matchAll(/(docs\/[a-z-]+\.md),? "([^"]+)"/g)].map((m) => ({
+        file,
+        doc: m[1] ?? "",
+        section: (m[2] ?? "").replace(/`/g, ""),
+      }));
+    });
+    expect(cited.length).toBeGreaterThan(10);
+    const missing = cited.filter(
+      ({ doc, section }) => !existsSync(join(root, doc)) || !titles(doc).some((t) => t.startsWith(section)),
+    );
+    expect(missing).toEqual([]);
   });
 });
