@@ -27,17 +27,38 @@ export const FS_ERROR_TEXTS = [
   "Quota exceeded",
 ] as const;
 
-/** What an error body says: `message`, then `error`, then `name`; the raw text when it is not JSON. */
+/**
+ * What an error body says, on one line: `message`, then `error`, then `name` of a JSON body; an
+ * HTML page's title (a gateway or proxy in front of the service answered); else the text itself.
+ */
 export function errorText(text: string | undefined): string {
   try {
     const json = JSON.parse(text ?? "") as Record<string, unknown>;
     for (const key of ["message", "error", "name"]) {
-      if (typeof json[key] === "string" && json[key]) return json[key] as string;
+      if (typeof json[key] === "string" && json[key]) return oneLine(json[key] as string);
     }
   } catch {
-    // not JSON: the raw text
+    // not JSON: the text
   }
-  return (text ?? "").slice(0, 500);
+  const raw = text ?? "";
+  if (/^\s*<(!doctype|html|head|body)/i.test(raw)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(raw)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(raw)?.[1];
+    return `${oneLine(title ?? "") || "an HTML page"} (an HTML page, not the service's answer: a gateway or proxy in front of it)`;
+  }
+  return oneLine(raw);
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/**
+ * Whether a 200 answer is a documented file-system error, on an operation that answers JSON: its
+ * `message` begins with one of the documented texts (a real answer of such an operation never does).
+ */
+export function isFsErrorAnswer(named: { message: string } | undefined): boolean {
+  return named !== undefined && FS_ERROR_TEXTS.some((t) => named.message.startsWith(t));
 }
 
 /** The file-system error a body names, if it is one. */

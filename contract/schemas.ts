@@ -60,7 +60,8 @@ export const TokenRequest = z.strictObject({
 export const TokenResponse = z.looseObject({
   token: z.string(),
   expiresIn: z.number(),
-  scope: z.array(z.string()),
+  /** [unknown] its form: an array, or one space-separated string as OAuth 2 writes it; nothing reads it. */
+  scope: z.union([z.array(z.string()), z.string()]).optional(),
 });
 
 // ---- account (2.2, 4.2) --------------------------------------------------------------------
@@ -323,8 +324,8 @@ const PoiName = z.string().min(1).max(256);
 /** One named point per call; a name given again replaces its point. */
 export const PoiSet = PointOfInterest.extend({ name: PoiName });
 export const PoiDelete = z.strictObject({ name: PoiName });
-/** GET: the file's points keyed by name. */
-export const PoiMap = z.record(z.string(), PointOfInterest);
+/** GET: the file's points keyed by name (fields nobody documents are let through). */
+export const PoiMap = z.record(z.string(), PointOfInterest.loose());
 
 export const MetaUpdate = z.strictObject({
   tags: Tags.optional(),
@@ -406,7 +407,12 @@ export const FetchItem = z.strictObject({
 });
 export const FetchRequest = z.array(FetchItem).min(1).max(20, { message: "must have at most 20 items" });
 /** The remote's status line in a fetch attempt's `headers.result` (docs/api.md#uploads-and-fetches). */
-export const FetchStatusLine = z.looseObject({ version: z.string(), code: z.number(), reason: z.string() });
+/** [unknown] the type of `code`: a number like `statusCode`, or its text; nothing reads it. */
+export const FetchStatusLine = z.looseObject({
+  version: z.string(),
+  code: z.union([z.number(), z.string()]),
+  reason: z.string(),
+});
 /** One try of a fetch, as documented (docs/api.md#uploads-and-fetches). */
 export const FetchAttempt = z.looseObject({
   url: z.string(),

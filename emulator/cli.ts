@@ -6,11 +6,19 @@
 import { parseArgs } from "node:util";
 import type { Credentials } from "./accounts";
 import { type EmulatorOptions, startEmulator } from "./index";
+import { isVariant, VARIANT_NAMES, type VariantName, variantHelp } from "./variants";
 
 const USAGE = `usage: mediahost-emulator [--host 127.0.0.1] [--port 0] [--client-id ID] [--client-secret SECRET]
   [--alias NAME] [--account ALIAS=ID:SECRET ...] [--data DIR] [--latency-ms N] [--latency-jitter-ms N]
-  [--fault-rate P] [--drop-rate P] [--seed N] [--aliases-update merge|replace] [--mkdir-exists 200|409] [--token-ttl S]
-  [--allow-host NAME ...] [--control-token TOKEN]`;
+  [--fault-rate P] [--drop-rate P] [--seed N] [--variant NAME ...] [--token-ttl S]
+  [--allow-host NAME ...] [--control-token TOKEN]
+  (--aliases-update replace and --mkdir-exists 409 are the variants aliases-replace and mkdir-exists-409)`;
+
+const HELP = `${USAGE}
+
+--variant NAME (repeatable) answers one fact that docs/api.md marks [likely] or [unknown] the other
+way a real service plausibly could:
+${variantHelp()}`;
 
 function fail(message: string): never {
   process.stderr.write(`mediahost-emulator: ${message}\n${USAGE}\n`);
@@ -62,6 +70,7 @@ export function parseCli(argv: string[]): EmulatorOptions {
         seed: { type: "string" },
         "aliases-update": { type: "string" },
         "mkdir-exists": { type: "string" },
+        variant: { type: "string", multiple: true },
         "token-ttl": { type: "string" },
         "allow-host": { type: "string", multiple: true },
         "control-token": { type: "string" },
@@ -72,7 +81,7 @@ export function parseCli(argv: string[]): EmulatorOptions {
     fail((e as Error).message);
   }
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${HELP}\n`);
     process.exit(0);
   }
   const str = (k: string) => values[k] as string | undefined;
@@ -84,6 +93,10 @@ export function parseCli(argv: string[]): EmulatorOptions {
   if (mkdirExists !== undefined && mkdirExists !== "200" && mkdirExists !== "409") {
     fail("--mkdir-exists must be 200 or 409");
   }
+  const variants = ((values.variant as string[] | undefined) ?? []).map((v): VariantName => {
+    if (!isVariant(v)) fail(`--variant must be one of ${VARIANT_NAMES.join(", ")}; got "${v}"`);
+    return v;
+  });
   const options: EmulatorOptions = {
     host: str("host"),
     port: number("port", str("port"), 0, 65535),
@@ -97,8 +110,9 @@ export function parseCli(argv: string[]): EmulatorOptions {
     faultRate: number("fault-rate", str("fault-rate"), 0, 1),
     dropRate: number("drop-rate", str("drop-rate"), 0, 1),
     seed: number("seed", str("seed"), 0),
-    aliasesUpdate,
-    mkdirExists,
+    aliasesUpdate: variants.includes("aliases-replace") ? "replace" : aliasesUpdate,
+    mkdirExists: variants.includes("mkdir-exists-409") ? "409" : mkdirExists,
+    variants: variants.length > 0 ? variants : undefined,
     tokenTtlSeconds: number("token-ttl", str("token-ttl"), 1),
     allowHosts: values["allow-host"] as string[] | undefined,
     controlToken: controlToken(str("control-token")),

@@ -1,6 +1,7 @@
 // What the routes share: the accounts and their trees, persistence, fault settings, jobs, the
 // request log and the token key. One per running emulator.
 import type { Account, AliasesUpdate, Credentials } from "./accounts";
+import { VARIANT_NAMES, type VariantName } from "./variants";
 
 /** How mkdir of an existing path answers: as the service documents it (200 with an error body), or 409. */
 export type MkdirExists = "200" | "409";
@@ -26,6 +27,10 @@ export class Context {
   readonly jobs: JobRunner;
   readonly log = new RequestLog();
   readonly behaviour: Behaviour;
+  /** The variants played besides the two the behaviour holds (emulator/variants.ts). */
+  readonly variants = new Set<VariantName>();
+  /** Calls the API answered, for `gateway-502`'s one in four. */
+  apiCalls = 0;
   /** http://host:port, known once listening. */
   baseUrl = "";
 
@@ -45,6 +50,26 @@ export class Context {
     this.behaviour = { ...behaviour };
   }
 
+  /** Whether the emulator answers `variant`'s way (docs/api.md names each fact's variant). */
+  plays(variant: VariantName): boolean {
+    if (variant === "aliases-replace") return this.behaviour.aliasesUpdate === "replace";
+    if (variant === "mkdir-exists-409") return this.behaviour.mkdirExists === "409";
+    return this.variants.has(variant);
+  }
+
+  /** Plays exactly `variants` from now on (the two the behaviour holds included). */
+  playOnly(variants: readonly VariantName[]): void {
+    this.behaviour.aliasesUpdate = variants.includes("aliases-replace") ? "replace" : "merge";
+    this.behaviour.mkdirExists = variants.includes("mkdir-exists-409") ? "409" : "200";
+    this.variants.clear();
+    for (const v of variants) if (v !== "aliases-replace" && v !== "mkdir-exists-409") this.variants.add(v);
+  }
+
+  /** The variants played, in the order of emulator/variants.ts. */
+  playing(): VariantName[] {
+    return VARIANT_NAMES.filter((v) => this.plays(v));
+  }
+
   issueToken(
     account: Account,
     clientId: string,
@@ -55,7 +80,8 @@ export class Context {
     const iat = Math.floor(now / 1000);
     const claims = { use: "api", sub: account.alias, cid: clientId, iat, exp: iat + ttl };
     const token = signJwt(claims, this.key);
-    return { token, expiresIn: ttl, scope: SCOPES };
+    const scope = this.plays("token-scope-string") ? SCOPES.join(" ") : SCOPES;
+    return { token, expiresIn: ttl, scope };
   }
 
   /** The account a request's bearer token belongs to; 401 for anything else. */

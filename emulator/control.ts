@@ -12,6 +12,7 @@ import type { LogEntry } from "./requestlog";
 import { maskAccount } from "./secrets";
 import type { FolderOptions, Meta } from "./tree";
 import { validate } from "./validation";
+import { VARIANT_NAMES, type VariantName } from "./variants";
 
 const RotateBody = z.strictObject({ clientId: z.string().min(1), clientSecret: z.string().min(1) });
 const AccountBody = z.strictObject({
@@ -39,6 +40,9 @@ const FaultsBody = z.strictObject({
 const BehaviourBody = z.strictObject({
   aliasesUpdate: z.enum(["merge", "replace"]).optional(),
   mkdirExists: z.enum(["200", "409"]).optional(),
+});
+const VariantsBody = z.strictObject({
+  variants: z.array(z.enum(VARIANT_NAMES as [VariantName, ...VariantName[]])),
 });
 const Since = z.strictObject({
   since: z.string().regex(/^\d+$/, { message: "must be a whole number" }).optional(),
@@ -214,6 +218,17 @@ export class Control {
     if (change.mkdirExists) this.ctx.behaviour.mkdirExists = change.mkdirExists;
     return { ...this.ctx.behaviour };
   }
+
+  /** The variants played (emulator/variants.ts). */
+  variants(): VariantName[] {
+    return this.ctx.playing();
+  }
+
+  /** Plays exactly these variants from now on; answers the variants in force. */
+  setVariants(variants: readonly VariantName[]): VariantName[] {
+    this.ctx.playOnly(variants);
+    return this.ctx.playing();
+  }
 }
 
 export function registerControl(app: FastifyInstance, control: Control): void {
@@ -293,6 +308,10 @@ export function registerControl(app: FastifyInstance, control: Control): void {
   );
   app.get("/_emulator/faults", async () => control.faults());
   app.get("/_emulator/behaviour", async () => control.behaviour());
+  app.get("/_emulator/variants", async () => ({ variants: control.variants() }));
+  app.post("/_emulator/variants", async (request) => ({
+    variants: control.setVariants(validate(VariantsBody, request.body, "body").variants),
+  }));
   app.post("/_emulator/limits", async (request) =>
     control.setLimit(validate(LimitsBody, request.body ?? {}, "body")),
   );

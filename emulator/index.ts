@@ -14,8 +14,10 @@ import { signingKey, WriteAheadLog } from "./persistence";
 import { buildServer } from "./server";
 import { World } from "./state";
 import { createTusServer } from "./tus";
+import type { VariantName } from "./variants";
 
 export { Control, type EmulatorState } from "./control";
+export { VARIANT_NAMES, VARIANTS, type VariantName } from "./variants";
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -40,6 +42,8 @@ export interface EmulatorOptions {
   aliasesUpdate?: AliasesUpdate;
   /** How mkdir of an existing path answers (default "200": as the service documents it). */
   mkdirExists?: MkdirExists;
+  /** Facts answered the other way (emulator/variants.ts; aliases-replace and mkdir-exists-409 too). */
+  variants?: VariantName[];
   /** Lifetime of every token, overriding what token requests ask for. */
   tokenTtlSeconds?: number;
   /** Further host names the control surface and the console answer to (behind a proxy, in a container network). */
@@ -108,6 +112,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     { aliasesUpdate: options.aliasesUpdate ?? "merge", mkdirExists: options.mkdirExists ?? "200" },
     world,
   );
+  for (const v of options.variants ?? []) {
+    if (v === "aliases-replace") ctx.behaviour.aliasesUpdate = "replace";
+    else if (v === "mkdir-exists-409") ctx.behaviour.mkdirExists = "409";
+    else ctx.variants.add(v);
+  }
   // the command line's accounts exist with the command line's credentials, whatever was stored
   for (const creds of accounts) {
     const a = world.account(creds.alias);

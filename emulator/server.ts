@@ -11,13 +11,14 @@ import { registerCdn } from "./cdn";
 import { CONSOLE_HEADER, registerConsole } from "./console";
 import type { Context } from "./context";
 import { type Control, registerControl } from "./control";
-import { ApiError, httpError } from "./errors";
+import { ApiError, FsError, httpError } from "./errors";
 import { type ControlGuard, isControlRequest } from "./guard";
 import { handlers } from "./handlers";
 import { type Call, type Handler, Raw, type RequestContext, seconds } from "./handlers/types";
 import { maskQuery } from "./secrets";
 import { registerTus } from "./tus";
 import { validate } from "./validation";
+import { GATEWAY_PAGE, mapsOf, withExtraFields } from "./variants";
 
 /** Largest request body: a batch of 1000 paths of 1024 characters fits. */
 export const BODY_LIMIT = 4 * 1024 * 1024;
@@ -48,7 +49,14 @@ const CORS_PREFLIGHT = {
 const isApi = (url: string) => url === "/v2" || url.startsWith("/v2/") || url.startsWith("/v2?");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function rateHeaders(reply: FastifyReply, account: Account, counter: string | undefined, now: number): void {
+function rateHeaders(
+  ctx: Context,
+  reply: FastifyReply,
+  account: Account,
+  counter: string | undefined,
+  now: number,
+): void {
+  if (ctx.plays("rate-headers-absent")) return;
   const sec = seconds(now);
   const g = account.limiter.state(GLOBAL_COUNTER, sec);
   reply.header("x-global-ratelimit-limit", g.limit);
@@ -63,12 +71,18 @@ function rateHeaders(reply: FastifyReply, account: Account, counter: string | un
 }
 
 /** Counts the call on every counter it consumes, or refuses it (429, nothing applied). */
-function enforceLimits(reply: FastifyReply, account: Account, specific: string[], now: number): void {
+function enforceLimits(
+  ctx: Context,
+  reply: FastifyReply,
+  account: Account,
+  specific: string[],
+  now: number,
+): void {
   const sec = seconds(now);
   const counters = [GLOBAL_COUNTER, ...specific];
   const exceeded = account.limiter.exceeded(counters, sec);
   if (!exceeded) account.limiter.consume(counters, sec);
-  rateHeaders(reply, account, exceeded && exceeded !== GLOBAL_COUNTER ? exceeded : specific[0], now);
+  rateHeaders(ctx, reply, account, exceeded && exceeded !== GLOBAL_COUNTER ? exceeded : specific[0], now);
   if (exceeded) {
     const resume = new Date(account.limiter.state(exceeded, sec).reset * 1000).toISOString();
     throw httpError(429, `rate limit exceeded for ${exceeded}; requests may resume at ${resume}`);
@@ -128,17 +142,18 @@ async function serve(
   if (op.auth !== false) {
     account = ctx.authenticate(request.headers.authorization, now);
     if (request.emu) request.emu.account = account.alias;
-    rateHeaders(reply, account, undefined, now);
+    rateHeaders(ctx, reply, account, undefined, now);
   }
   const query = op.query ? validate(op.query, request.query, "query") : undefined;
   // a call without a body is checked as `{}`, so that the message names the first missing field
   const given = op.rawBody ? rawBody(request) : request.body === undefined ? {} : request.body;
   const body = op.body ? validate(op.body, given, "body") : undefined;
-  if (account) enforceLimits(reply, account, op.counters?.({ query, body }) ?? [], now);
+  if (account) enforceLimits(ctx, reply, account, op.counters?.({ query, body }) ?? [], now);
   const handler = handlers[name] as Handler<OperationName>;
   const result = await handler({ ctx, account, query, body, now, request } as Call<OperationName>);
   if (ctx.faults.takeDropAfterApply(name)) return drop(ctx, request, reply, 200);
-  if (result === undefined) return reply.code(200).send();
+  if (result === undefined)
+    return reply.code(op.method !== "GET" && ctx.plays("writes-204") ? 204 : 200).send();
   if (result instanceof Raw) {
     return reply
       .headers(result.headers)
@@ -146,7 +161,29 @@ async function serve(
       .header("content-length", result.length)
       .send(result.body);
   }
-  return reply.send(result);
+  const answer =
+    op.method === "GET" && ctx.plays("extra-fields") ? withExtraFields(result, mapsOf(name)) : result;
+  // a bare string is JSON too (`tus-bare`), not text
+  return reply.type("application/json; charset=utf-8").send(JSON.stringify(answer));
+}
+
+/** An error answer: hapi's JSON by default; what the variants make of it (emulator/variants.ts). */
+function sendError(
+  ctx: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+): FastifyReply {
+  reply.headers(error.headers);
+  if (error instanceof FsError) {
+    const status = ctx.plays("fs-errors-200") ? 200 : ctx.plays("fs-errors-400") ? 400 : error.statusCode;
+    return reply.code(status).send(error.body);
+  }
+  if (request.emu && ctx.plays("errors-plain")) {
+    const text = `${error.body.error ?? error.statusCode}: ${error.body.message ?? ""}`;
+    return reply.code(error.statusCode).type("text/plain; charset=utf-8").send(text);
+  }
+  return reply.code(error.statusCode).send(error.body);
 }
 
 export interface ServerParts {
@@ -201,6 +238,9 @@ export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
     const fault = ctx.faults.roll();
     if (fault?.kind === "drop") return drop(ctx, request, reply, 0);
     if (fault) return reply.code(fault.status).send(httpError(fault.status, "Injected fault").body);
+    // a gateway in front of the service: the call never reaches it
+    if (ctx.plays("gateway-502") && ++ctx.apiCalls % 4 === 0)
+      return reply.code(502).type("text/html").send(GATEWAY_PAGE);
   });
 
   // Every answer's Date is the clock when it is sent, like the service stamps its answers. Node's
@@ -209,7 +249,10 @@ export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
   // mtime, set a moment earlier, was already in the new one (docs/reliability.md, "When a file
   // was written"; emulator/test/unit/date-header.test.ts).
   app.addHook("onSend", (_request, reply, payload, done) => {
-    reply.header("date", new Date().toUTCString());
+    if (ctx.plays("no-date-header")) {
+      reply.raw.sendDate = false;
+      reply.removeHeader("date");
+    } else reply.header("date", new Date().toUTCString());
     done(null, payload);
   });
 
@@ -220,22 +263,23 @@ export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    if (error instanceof ApiError)
-      return reply.headers(error.headers).code(error.statusCode).send(error.body);
+    if (error instanceof ApiError) return sendError(ctx, request, reply, error);
     const status = error.statusCode ?? 500;
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return reply
-        .code(413)
-        .send(
-          httpError(413, `Payload content length greater than maximum allowed: ${bodyLimitOf(request)}`).body,
-        );
+      const limit = bodyLimitOf(request);
+      return sendError(
+        ctx,
+        request,
+        reply,
+        httpError(413, `Payload content length greater than maximum allowed: ${limit}`),
+      );
     }
     if (status >= 400 && status < 500) {
       const message = error instanceof SyntaxError ? "Invalid request payload JSON format" : error.message;
-      return reply.code(status).send(httpError(status, message).body);
+      return sendError(ctx, request, reply, httpError(status, message));
     }
     process.stderr.write(`mediahost-emulator: ${error.stack ?? error.message}\n`);
-    return reply.code(500).send(httpError(500, "An internal server error occurred").body);
+    return sendError(ctx, request, reply, httpError(500, "An internal server error occurred"));
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -42,7 +42,7 @@ export class Alias extends aliasClasses.dynamic {}
 
 export type CustomDomainArgs = ArgsOf<typeof customDomain>;
 /** A custom CDN domain of an alias, read back from the alias entry. */
-const customDomainClasses = kindClasses<typeof customDomain>("CustomDomain", {});
+const customDomainClasses = kindClasses<typeof customDomain>("CustomDomain", { seenOnAccount: true });
 export class CustomDomain extends customDomainClasses.dynamic {}
 
 export type SubAccountArgs = ArgsOf<typeof subAccount>;

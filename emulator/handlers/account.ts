@@ -1,4 +1,6 @@
 // Token, account, users, billing, sub-accounts, custom domains, events and statistics.
+import type { Account } from "../accounts";
+import type { Context } from "../context";
 import { httpError } from "../errors";
 import { dayRange, monthRange } from "../stats";
 import { type Handlers, seconds } from "./types";
@@ -32,7 +34,7 @@ export const accountHandlers: Pick<Handlers, AccountOps> = {
     return ctx.issueToken(account, body.clientId, body.expiresIn, now);
   },
 
-  getAccount: ({ account }) => account.view(),
+  getAccount: ({ ctx, account }) => accountView(ctx, account),
   updateAccount: async ({ ctx, account, body }) => {
     await ctx.store.commit({
       type: "updateAccount",
@@ -60,7 +62,7 @@ export const accountHandlers: Pick<Handlers, AccountOps> = {
       alias: body.alias,
       time: now,
     });
-    return { alias: body.alias };
+    return ctx.plays("subaccount-empty") ? undefined : { alias: body.alias };
   },
   deleteSubAccount: async ({ ctx, account, query }) => {
     await ctx.store.commit({ type: "deleteSubAccount", account: account.alias, alias: query.alias });
@@ -80,7 +82,8 @@ export const accountHandlers: Pick<Handlers, AccountOps> = {
       .reverse(),
 
   markEventsSeen: async ({ ctx, account, body }) => {
-    await ctx.store.commit({ type: "eventsSeen", account: account.alias, ids: body });
+    if (!ctx.plays("events-alt"))
+      await ctx.store.commit({ type: "eventsSeen", account: account.alias, ids: body });
   },
 
   getHttpStats: ({ account, query, now }) => account.stats.http(monthRange(query.from, query.to, now)),
@@ -98,9 +101,55 @@ export const accountHandlers: Pick<Handlers, AccountOps> = {
       extra,
     });
   },
-  getSpinViews: ({ account, query, now }) => {
+  getSpinViews: ({ ctx, account, query, now }) => {
     // spins are served only from the top-level account's tree: another alias has no views
     if (query.alias !== undefined && query.alias !== account.alias) return [];
-    return account.stats.spinViews(dayRange(query.from, query.to, now));
+    const views = account.stats.spinViews(dayRange(query.from, query.to, now));
+    return ctx.plays("spin-views-alt") ? views.map(otherSpinView) : views;
   },
 };
+
+const MASK = "********";
+
+/** GET /v2/account as the variants play it: secrets, custom domains and read-only fields. */
+function accountView(ctx: Context, account: Account): Record<string, unknown> {
+  const view = ctx.plays("secrets-clear") ? account.secretView() : account.view();
+  const fetching = view.fetching as {
+    http?: { auth?: { enabled?: boolean; password?: string } };
+    s3?: Record<string, unknown>;
+    maxFilesize?: number;
+  };
+  if (ctx.plays("secrets-masked")) {
+    if (fetching.http?.auth?.enabled) fetching.http.auth.password = MASK;
+    if (fetching.s3) fetching.s3.secretAccessKey = MASK;
+  }
+  if (ctx.plays("custom-domain-hidden")) {
+    for (const entry of Object.values(view.aliases as Record<string, Record<string, unknown>>))
+      delete entry.customDomain;
+  }
+  if (ctx.plays("sparse-answers")) {
+    for (const key of [
+      "dateCreated",
+      "isPartner",
+      "fileSizeLimit",
+      "customRedirectUrl",
+      "cdnURL",
+      "cdnTempURL",
+      "status",
+    ])
+      delete view[key];
+    delete fetching.maxFilesize;
+  }
+  return view;
+}
+
+/** A spin view as `spin-views-alt` reads it: unknown parts "Unknown", no rows or columns counted. */
+function otherSpinView(view: Record<string, unknown>): Record<string, unknown> {
+  const ua = view.user_agent_parsed as Record<string, string>;
+  const parsed = Object.fromEntries(
+    Object.entries(ua).map(([k, v]) => [k, v === "Other" ? "Unknown" : v === "" ? "0" : v]),
+  );
+  const event = view.event as { data?: Record<string, unknown> };
+  const data = event.data ? { ...event.data, rows: 0, columns: 0 } : undefined;
+  return { ...view, user_agent_parsed: parsed, event: { ...event, ...(data ? { data } : {}) } };
+}

@@ -2,13 +2,16 @@
 // search, jobs and tus upload links.
 import { randomBytes } from "node:crypto";
 import { STATUS_CODES } from "node:http";
+import { parentOf } from "mediahost-contract";
 import { type Account, FETCH_MAX_FILESIZE, type Initiator } from "../accounts";
 import { signJwt } from "../auth";
 import type { Context } from "../context";
 import { ApiError, badRequest, FsError, httpError, notFound } from "../errors";
+import type { Job } from "../jobs";
 import { fileContent } from "../media";
 import { scroll, search } from "../search";
 import type { TreeNode } from "../tree";
+import { sniffedType } from "../variants";
 import { cleanPath, type Handlers, Raw, seconds } from "./types";
 
 type FileOps =
@@ -232,7 +235,11 @@ async function fetchOne(
           maxFilesize: FETCH_MAX_FILESIZE,
           // a string, as documented: the length the remote announced, "0" when it announced none
           contentLength:
-            typeof attempt.headers["content-length"] === "string" ? attempt.headers["content-length"] : "0",
+            typeof attempt.headers["content-length"] === "string"
+              ? attempt.headers["content-length"]
+              : ctx.plays("events-alt")
+                ? ""
+                : "0",
           error: message,
         },
       },
@@ -245,6 +252,16 @@ async function fetchOne(
 export const fileHandlers: Pick<Handlers, FileOps> = {
   mkdir: async ({ ctx, account, query, now }) => {
     const path = cleanPath(query.dirname, "dirname");
+    if (ctx.plays("mkdir-parents")) {
+      for (let at = parentOf(path), missing: string[] = []; ; at = parentOf(at)) {
+        if (account.tree.get(at)) {
+          for (const dir of missing.reverse())
+            await ctx.store.commit({ type: "mkdir", account: account.alias, path: dir, time: now });
+          break;
+        }
+        missing.push(at);
+      }
+    }
     try {
       await ctx.store.commit({ type: "mkdir", account: account.alias, path, time: now });
     } catch (err) {
@@ -257,6 +274,7 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
   },
   deleteFile: async ({ ctx, account, query }) => {
     const path = cleanPath(query.filename, "filename");
+    if (ctx.plays("delete-missing-ok") && !account.tree.get(path)) return;
     await ctx.store.commit({ type: "delete", account: account.alias, path, recursive: false });
   },
   copy: async ({ ctx, account, query, now }) => {
@@ -305,7 +323,7 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
     const results: Record<string, unknown>[] = [];
     const initiator: Initiator = { type: "api", remoteAddr: request.ip, date: new Date().toISOString() };
     for (const item of body) results.push(await fetchOne(ctx, account, item, initiator));
-    return results;
+    return ctx.plays("fetch-attempt-alt") ? results.map(otherAttempts) : results;
   },
 
   /**
@@ -344,29 +362,59 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
     });
     return { id };
   },
-  getZipJob: ({ ctx, account, query }) => ctx.jobs.get(account.alias, query.id, "zip"),
+  getZipJob: ({ ctx, account, query }) => jobView(ctx, ctx.jobs.get(account.alias, query.id, "zip")),
   startBatchDelete: ({ ctx, account, body }) => {
     const filenames = body.filenames.map((f, i) => cleanPath(f, `filenames[${i}]`));
     return { id: ctx.jobs.startBatchDelete(account, filenames) };
   },
-  getBatchDeleteJob: ({ ctx, account, query }) => ctx.jobs.get(account.alias, query.id, "batchDelete"),
+  getBatchDeleteJob: ({ ctx, account, query }) =>
+    jobView(ctx, ctx.jobs.get(account.alias, query.id, "batchDelete")),
 
   /** The simple upload: the body is the file; missing folders are made (docs/api.md#uploads-and-fetches). */
   upload: async ({ ctx, account, query, body }) => {
     const filename = cleanPath(query.filename, "filename");
     const data = Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength);
-    const contentType = body.contentType === "application/octet-stream" ? null : (body.contentType ?? null);
+    const declared = body.contentType === "application/octet-stream" ? null : (body.contentType ?? null);
+    const contentType = ctx.plays("content-type-sniffed") ? sniffedType(filename) : declared;
+    if (ctx.plays("upload-no-mkdir")) account.tree.requireDir(parentOf(filename));
     await storeFile(ctx, account, filename, data, contentType);
   },
-  getTusLocations: () => TUS_LOCATIONS,
+  getTusLocations: ({ ctx }) =>
+    ctx.plays("tus-bare") ? TUS_LOCATIONS.map((name) => ({ name })) : TUS_LOCATIONS,
   /** An upload endpoint for tus clients; the link itself authorizes creating uploads. */
   getTusUrl: ({ ctx, account, query, now }) => {
     if (!TUS_LOCATIONS.includes(query.location)) throw notFound(`Unknown tus location: ${query.location}`);
     const exp = seconds(now) + (query.expiresIn ?? TUS_LINK_TTL);
     const token = signJwt({ use: "tus", sub: account.alias, cid: account.clientId, exp }, ctx.key);
-    return { url: `${ctx.baseUrl}/tus?token=${token}` };
+    const url = `${ctx.baseUrl}/tus?token=${token}`;
+    return ctx.plays("tus-bare") ? url : { url };
   },
 };
+
+/** A job's status as `jobs-progress-only` answers it: progress, the result, a failure only as `error`. */
+function jobView(ctx: Context, job: Job): Job | Record<string, unknown> {
+  if (!ctx.plays("jobs-progress-only")) return job;
+  const out: Record<string, unknown> = { progress: job.progress };
+  if (job.result !== undefined) out.result = job.result;
+  if (job.status === "failed") out.error = job.error ?? "failed";
+  return out;
+}
+
+/** A fetch result as `fetch-attempt-alt` answers it. */
+function otherAttempts(result: Record<string, unknown>): Record<string, unknown> {
+  const attempts = (result.attempts as Attempt[]).map((a) => {
+    const headers: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(a.headers)) {
+      if (name === "result" && typeof value === "object")
+        headers.result = { ...value, code: String(value.code) };
+      else
+        headers[name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())] =
+          value;
+    }
+    return { ...a, headers, date: a.initiator.date };
+  });
+  return { ...result, attempts };
+}
 
 /** Operations the emulator cannot truly perform: validated, then refused with 501. */
 export function notImplemented(what: string): () => never {

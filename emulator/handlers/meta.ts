@@ -1,4 +1,5 @@
 // File meta (title, description, tags, approval, product), points of interest and folder options.
+import { conflict } from "../errors";
 import type { FolderOptions } from "../tree";
 import { splitPath } from "../tree";
 import { type Call, cleanPath, type Handlers } from "./types";
@@ -79,9 +80,14 @@ export const metaHandlers: Pick<Handlers, MetaOps> = {
   /** One named point per call; the name given again replaces its point. */
   setPoi: async ({ ctx, account, query, body }) => {
     const { name, ...point } = body;
+    const current = account.tree.requireFile(file(query)).poi;
+    if (ctx.plays("poi-set-conflict") && Object.hasOwn(current, name))
+      throw conflict(`Point of interest already exists: ${name}`);
     await ctx.store.commit({ type: "setPoi", account: account.alias, path: file(query), name, point });
   },
   deletePoi: async ({ ctx, account, query, body }) => {
+    const current = account.tree.requireFile(file(query)).poi;
+    if (ctx.plays("poi-delete-missing-ok") && !Object.hasOwn(current, body.name)) return;
     await ctx.store.commit({ type: "deletePoi", account: account.alias, path: file(query), name: body.name });
   },
 
@@ -100,6 +106,8 @@ export const metaHandlers: Pick<Handlers, MetaOps> = {
   },
   /** The body becomes the folder's options: keys left out are unset. */
   setFolderOptions: async ({ ctx, account, query, body }) => {
-    await ctx.store.commit({ type: "setOptions", account: account.alias, path: file(query), options: body });
+    const path = file(query);
+    const options = ctx.plays("options-merge") ? { ...account.tree.requireDir(path).options, ...body } : body;
+    await ctx.store.commit({ type: "setOptions", account: account.alias, path, options });
   },
 };

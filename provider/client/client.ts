@@ -10,6 +10,7 @@ import {
   errorText,
   fsErrorOf,
   GLOBAL_COUNTER,
+  isFsErrorAnswer,
   type OperationInput,
   type OperationName,
   type OperationOutput,
@@ -314,7 +315,9 @@ export class MediahostClient {
     // an error body on an operation whose success has none: the error it names, whatever the
     // status (the service answers mkdir of an existing path with 200 and such a body)
     const named = fsErrorOf(response.text);
-    if (ok && !(named && (spec.response === "empty" || spec.response === "text"))) {
+    const bodiless = spec.response === "empty" || spec.response === "text";
+    // and on any operation, a documented file-system error: a service may answer them all so
+    if (ok && !(named && (bodiless || isFsErrorAnswer(named)))) {
       const result = this.parse(call, response);
       for (const secret of secretValuesAt(spec.secrets ?? [], { response: result }))
         this.redactor.add(secret);

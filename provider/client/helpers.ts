@@ -38,6 +38,8 @@ const pollOperation = { zip: "getZipJob", batchDelete: "getBatchDeleteJob" } as 
 
 /** A job is over when it says so, or when its progress reaches 100 (percent). */
 export function jobFinished(status: JobStatus): boolean {
+  // a service that reports no states (docs/api.md#jobs) says a failure only as `error`
+  if (status.error) return true;
   const word = status.status?.toLowerCase();
   if (word && ["done", "completed", "complete", "finished", "failed", "error"].includes(word)) return true;
   return status.progress >= 100;

@@ -152,11 +152,14 @@ async function tusUpload(
 ): Promise<Uploaded> {
   // both answers are undocumented (docs/api.md#uploads-and-fetches): JSON if it is, else the text
   const locations = loose(await client.ops.getTusLocations());
-  const location = Array.isArray(locations)
-    ? String(locations[0] ?? "")
-    : typeof locations === "string"
-      ? locations
-      : Object.keys(locations ?? {})[0];
+  const first = Array.isArray(locations) ? locations[0] : locations;
+  // a name, an object naming it (`{name}`), or a map keyed by names
+  const location =
+    typeof first === "string"
+      ? first
+      : typeof (first as { name?: unknown })?.name === "string"
+        ? (first as { name: string }).name
+        : Object.keys(first ?? {})[0];
   if (!location) throw new ProviderError("the service offers no tus upload location");
   const link = loose(await client.ops.getTusUrl({ query: { location, expiresIn: TUS_LINK_SECONDS } }));
   const endpoint = typeof link === "string" ? link : (link as { url?: string })?.url;

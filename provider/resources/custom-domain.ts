@@ -2,7 +2,13 @@
 // (`aliases.<alias>.customDomain`, docs/api.md#account). Changing the alias or the domain
 // replaces it, the old one first (an alias carries one domain). An alias that carries another
 // domain already is taken over only with `adopt: true`, which puts that domain back on delete.
+//
+// That the account object shows the domain is [likely], not documented: a service may never show
+// it. So a domain missing from the entry is gone only once the service has shown it
+// (`seenOnAccount`, learned on the read after the write and on every refresh); otherwise the
+// state is kept, and a removal made elsewhere cannot be seen.
 import { z } from "zod";
+import { MediahostError } from "../client";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
 import { AliasName } from "./schema";
@@ -23,9 +29,20 @@ const inputs = z.strictObject({
   adopt: z.boolean().optional(),
 });
 
+/** What the kind records besides its inputs. */
+export interface Seen {
+  seenOnAccount?: boolean;
+}
+
 interface Prior {
   /** The domain the alias carried before the adoption, if any. */
   domain?: string;
+}
+
+/** Whether the account shows `domain` on `alias` now (a fresh read, not the run's cached account). */
+async function shown(ctx: KindContext, alias: string, domain: string): Promise<boolean> {
+  const account = await ctx.client.ops.getAccount();
+  return account.aliases?.[alias]?.customDomain === domain;
 }
 
 async function setDomain(
@@ -33,10 +50,19 @@ async function setDomain(
   alias: string,
   domain: string | undefined,
   from: string | undefined,
+  onExisting?: () => void,
 ) {
   if (from === domain) return;
   if (from !== undefined) await ctx.client.ops.removeCustomDomain({ query: { alias, domain: from } });
-  if (domain !== undefined) await ctx.client.ops.addCustomDomain({ body: { alias, domain } });
+  if (domain !== undefined) {
+    try {
+      await ctx.client.ops.addCustomDomain({ body: { alias, domain } });
+    } catch (err) {
+      // set already although the account did not show it: a service that hides custom domains
+      if (!(onExisting && err instanceof MediahostError && err.isConflictExists)) throw err;
+      onExisting();
+    }
+  }
   ctx.account.patch((a) => {
     const entry = a.aliases?.[alias];
     if (entry) entry.customDomain = domain;
@@ -46,7 +72,13 @@ async function setDomain(
 export const customDomain = defineKind({
   name: "CustomDomain",
   inputs,
-  outputs: {},
+  outputs: {
+    /**
+     * Whether the account object has shown this domain on its alias. Only then is a domain missing
+     * from it taken as removed: a service may never show custom domains (docs/api.md#account).
+     */
+    seenOnAccount: z.boolean().optional(),
+  },
   replaceOn: ["alias", "domain"],
   deleteBeforeReplace: true,
   id: (i) => `${i.alias}/${i.domain}`,
@@ -62,10 +94,12 @@ export const customDomain = defineKind({
     summary: "A custom CDN domain of an alias, read back from the alias entry.",
     properties: "`alias`, `domain` (host name), `adopt`",
     delete: "removes the domain from the alias (an adopted one: puts back the domain it found)",
-    drift: "read back from `aliases.<alias>.customDomain`; removal reported gone",
+    drift:
+      "read back from `aliases.<alias>.customDomain`; removal reported gone once the service has shown the domain " +
+      "(`seenOnAccount`): a service that never shows custom domains hides their removal",
   },
 
-  async create(ctx, { alias, domain }) {
+  async create(ctx, { alias, domain }): Promise<Seen> {
     const entry = (await ctx.account.account()).aliases?.[alias];
     if (!entry) {
       throw new ProviderError(
@@ -74,21 +108,34 @@ export const customDomain = defineKind({
       );
     }
     const current = entry.customDomain;
-    if (current === domain) ctx.found(`the custom domain of alias "${alias}"`, { domain } satisfies Prior);
+    const foundOwn = () => ctx.found(`the custom domain of alias "${alias}"`, { domain } satisfies Prior);
+    if (current === domain) foundOwn();
     else if (current)
       ctx.found(`alias "${alias}" with the custom domain ${current}`, { domain: current } satisfies Prior);
-    await setDomain(ctx, alias, domain, current);
-    return {};
+    await setDomain(ctx, alias, domain, current, foundOwn);
+    return { seenOnAccount: await shown(ctx, alias, domain) };
   },
 
-  async read(ctx, olds) {
+  async read(ctx, olds, scope): Promise<Seen | undefined> {
     const entry = (await ctx.account.account()).aliases?.[olds.alias];
-    return entry?.customDomain === olds.domain ? {} : undefined;
+    if (!entry) return undefined;
+    const live = entry.customDomain;
+    if (live === olds.domain) return { seenOnAccount: true };
+    // another domain shown, or none where this one was shown before: gone
+    if (typeof live === "string" || olds.seenOnAccount) return undefined;
+    // the service has never shown it: nothing tells it is gone
+    if (scope === "all") {
+      ctx.warn(
+        `CustomDomain ${olds.alias}/${olds.domain}: taken in unseen: the account object shows no custom domain ` +
+          "on this alias, so whether the domain is set cannot be checked (docs/api.md#account)",
+      );
+    }
+    return { seenOnAccount: olds.seenOnAccount };
   },
 
-  async update() {
+  async update(_ctx, olds): Promise<Seen> {
     // everything but `adopt` replaces
-    return {};
+    return { seenOnAccount: olds.seenOnAccount };
   },
 
   async delete(ctx, olds) {
