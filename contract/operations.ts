@@ -85,8 +85,14 @@ export const operations = {
     method: "GET",
     path: "/v2/account",
     response: s.Account,
-    // the remote-fetching origin's credentials, as the account holds them
-    secrets: ["userinfo:response.fetching.http.url", "response.fetching.s3.accessKeyId"],
+    // the remote-fetching origin's credentials, as the account holds them; the write-only ones
+    // too, which a service may show masked or in clear (docs/api.md#account)
+    secrets: [
+      "userinfo:response.fetching.http.url",
+      "response.fetching.http.auth.password",
+      "response.fetching.s3.accessKeyId",
+      "response.fetching.s3.secretAccessKey",
+    ],
   }),
   updateAccount: op({
     method: "POST",

@@ -24,6 +24,19 @@ export interface DataFunction<A extends z.ZodObject = z.ZodObject> {
   run(client: MediahostClient, args: z.output<A>): Promise<Record<string, unknown>>;
 }
 
+/**
+ * The account with its write-only credentials read as empty, as the documentation has them: a
+ * service may show them masked or in clear (docs/api.md#account), and a program must not get them.
+ */
+function withoutCredentials(account: schemas.Account): schemas.Account {
+  const out = structuredClone(account);
+  const auth = out.fetching?.http?.auth;
+  if (auth?.password) auth.password = "";
+  const s3 = out.fetching?.s3 as Record<string, unknown> | undefined;
+  if (s3 && "secretAccessKey" in s3) delete s3.secretAccessKey;
+  return out;
+}
+
 function define<A extends z.ZodObject>(fn: DataFunction<A>): DataFunction<A> {
   return fn;
 }
@@ -34,7 +47,7 @@ export const dataFunctions = {
       "The account object: settings, aliases (with custom domains), CDN host names, status. Secrets read as empty.",
     args: AccountOnly,
     result: schemas.Account,
-    run: (client) => client.ops.getAccount(),
+    run: async (client) => withoutCredentials(await client.ops.getAccount()),
   }),
   getAccountStorage: define({
     description: "Storage plan, usage and file count.",

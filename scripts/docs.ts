@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type OperationName, type OperationSpec, operations } from "mediahost-contract";
+import { VARIANTS } from "mediahost-emulator";
 import { policies } from "../provider/client/policy";
 import { dataFunctions } from "../provider/functions";
 import { kinds } from "../provider/resources";
@@ -26,6 +27,8 @@ export const END = "<!-- resources:end -->";
 export const OPERATIONS_START =
   "<!-- operations:start (made by `npm run docs` from contract/ and provider/client/policy.ts) -->";
 export const OPERATIONS_END = "<!-- operations:end -->";
+export const VARIANTS_START = "<!-- variants:start (made by `npm run docs` from emulator/variants.ts) -->";
+export const VARIANTS_END = "<!-- variants:end -->";
 
 /** The inputs of a kind its README row must name. */
 export function inputsOf(kind: Kind): string[] {
@@ -131,6 +134,20 @@ export function nativeExports(): string {
   ].join("\n");
 }
 
+/** Every variant of the emulator: the fact it plays (its section here) and what it then answers. */
+export function variantsTable(): string {
+  const rows = (Object.entries(VARIANTS) as [string, { section: string; plays: string }][]).map(
+    ([name, v]) => `| \`${name}\` | [${v.section.replace(/-/g, " ")}](#${v.section}) | ${v.plays} |`,
+  );
+  return [
+    VARIANTS_START,
+    "| variant | fact | what the emulator answers instead |",
+    "|---|---|---|",
+    ...rows,
+    VARIANTS_END,
+  ].join("\n");
+}
+
 /** `text` with what stands between `start` and `end` replaced by `block` (which carries the markers). */
 function between(text: string, start: string, end: string, block: string, file: string): string {
   const from = text.indexOf(start);
@@ -144,9 +161,10 @@ export function withTable(readme: string): string {
   return between(readme, START, END, resourceTable(), "README.md");
 }
 
-/** docs/api.md with its table of operations replaced by the one the contract makes. */
+/** docs/api.md with its tables of operations and variants replaced by the ones the code makes. */
 export function withOperations(api: string): string {
-  return between(api, OPERATIONS_START, OPERATIONS_END, operationsTable(), "docs/api.md");
+  const operations = between(api, OPERATIONS_START, OPERATIONS_END, operationsTable(), "docs/api.md");
+  return between(operations, VARIANTS_START, VARIANTS_END, variantsTable(), "docs/api.md");
 }
 
 /** An SDK module with its export lists replaced by the ones the kinds and data functions make. */
@@ -172,7 +190,7 @@ if (require.main === module) {
     stdio: "ignore",
   });
   process.stdout.write(
-    `README.md: resource table written; docs/api.md: operations written; ${SCHEMA_FILE}: package schema written; ` +
+    `README.md: resource table written; docs/api.md: operations and variants written; ${SCHEMA_FILE}: package schema written; ` +
       "sdk/functions.ts, sdk/native.ts: export lists written\n",
   );
 }
