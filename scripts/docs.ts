@@ -134,10 +134,13 @@ export function nativeExports(): string {
   ].join("\n");
 }
 
-/** Every variant of the emulator: the fact it plays (its section here) and what it then answers. */
-export function variantsTable(): string {
+/**
+ * Every variant of the emulator: the fact it plays (a section of docs/api.md, reached from `api`,
+ * its path from the page the table is on) and what it then answers.
+ */
+export function variantsTable(api = ""): string {
   const rows = (Object.entries(VARIANTS) as [string, { section: string; plays: string }][]).map(
-    ([name, v]) => `| \`${name}\` | [${v.section.replace(/-/g, " ")}](#${v.section}) | ${v.plays} |`,
+    ([name, v]) => `| \`${name}\` | [${v.section.replace(/-/g, " ")}](${api}#${v.section}) | ${v.plays} |`,
   );
   return [
     VARIANTS_START,
@@ -167,6 +170,11 @@ export function withOperations(api: string): string {
   return between(operations, VARIANTS_START, VARIANTS_END, variantsTable(), "docs/api.md");
 }
 
+/** emulator/README.md with its table of variants replaced by the one emulator/variants.ts makes. */
+export function withVariants(readme: string): string {
+  return between(readme, VARIANTS_START, VARIANTS_END, variantsTable("../docs/api.md"), "emulator/README.md");
+}
+
 /** An SDK module with its export lists replaced by the ones the kinds and data functions make. */
 export function withExports(text: string, file: "sdk/functions.ts" | "sdk/native.ts"): string {
   const block = file === "sdk/native.ts" ? nativeExports() : functionExports();
@@ -180,6 +188,8 @@ if (require.main === module) {
   writeFileSync(readme, withTable(readFileSync(readme, "utf8")));
   const api = join(root, "docs", "api.md");
   writeFileSync(api, withOperations(readFileSync(api, "utf8")));
+  const emulatorReadme = join(root, "emulator", "README.md");
+  writeFileSync(emulatorReadme, withVariants(readFileSync(emulatorReadme, "utf8")));
   const sdkFiles = ["sdk/functions.ts", "sdk/native.ts"] as const;
   for (const file of sdkFiles) {
     writeFileSync(join(root, file), withExports(readFileSync(join(root, file), "utf8"), file));
@@ -190,7 +200,7 @@ if (require.main === module) {
     stdio: "ignore",
   });
   process.stdout.write(
-    `README.md: resource table written; docs/api.md: operations and variants written; ${SCHEMA_FILE}: package schema written; ` +
+    `README.md: resource table written; docs/api.md: operations and variants written; emulator/README.md: variants written; ${SCHEMA_FILE}: package schema written; ` +
       "sdk/functions.ts, sdk/native.ts: export lists written\n",
   );
 }

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VARIANT_NAMES, VARIANTS } from "../../emulator/variants";
-import { variantsTable } from "../../scripts/docs";
+import { variantsTable, withVariants } from "../../scripts/docs";
 import { VARIANT_RUNS } from "../e2e/helpers/variant-runs";
 
 const api = readFileSync(join(__dirname, "../../docs/api.md"), "utf8");
@@ -70,8 +70,11 @@ describe("docs/api.md's guesses and the emulator's variants", () => {
     }
   });
 
-  it("lists every variant in its Variants table, as the code describes it", () => {
+  it("lists every variant in its Variants table, as the code describes it, and so does the emulator's README", () => {
     expect(api).toContain(variantsTable());
+    const readme = readFileSync(join(__dirname, "../../emulator/README.md"), "utf8");
+    expect(withVariants(readme)).toBe(readme);
+    for (const name of VARIANT_NAMES) expect(readme).toContain(`| \`${name}\` |`);
   });
 
   it("runs every variant in the e2e test, and no run plays two answers of one fact", () => {
