@@ -4,9 +4,9 @@
 // domain already is taken over only with `adopt: true`, which puts that domain back on delete.
 //
 // That the account object shows the domain is [likely], not documented: a service may never show
-// it. So a domain missing from the entry is gone only once the service has shown it
-// (`seenOnAccount`, learned on the read after the write and on every refresh); otherwise the
-// state is kept, and a removal made elsewhere cannot be seen.
+// it. So the read after the write records whether it did (`seenOnAccount`); where it did not, a
+// domain missing from the entry is kept, and a removal made elsewhere cannot be seen. A state
+// written before `seenOnAccount` existed holds none, and counts as shown, as it was then.
 import { z } from "zod";
 import { MediahostError } from "../client";
 import { ProviderError } from "../errors";
@@ -74,8 +74,9 @@ export const customDomain = defineKind({
   inputs,
   outputs: {
     /**
-     * Whether the account object has shown this domain on its alias. Only then is a domain missing
-     * from it taken as removed: a service may never show custom domains (docs/api.md#account).
+     * Whether the account object showed this domain on its alias once it was set. `false`: the
+     * service does not show custom domains (docs/api.md#account), so one removed elsewhere cannot
+     * be seen, and a domain missing from the alias entry is not taken as removed.
      */
     seenOnAccount: z.boolean().optional(),
   },
@@ -95,12 +96,13 @@ export const customDomain = defineKind({
     properties: "`alias`, `domain` (host name), `adopt`",
     delete: "removes the domain from the alias (an adopted one: puts back the domain it found)",
     drift:
-      "read back from `aliases.<alias>.customDomain`; removal reported gone once the service has shown the domain " +
-      "(`seenOnAccount`): a service that never shows custom domains hides their removal",
+      "read back from `aliases.<alias>.customDomain`; removal reported gone, except on a service that did not " +
+      "show the domain once set (`seenOnAccount: false`), where a removal cannot be seen",
   },
 
   async create(ctx, { alias, domain }): Promise<Seen> {
-    const entry = (await ctx.account.account()).aliases?.[alias];
+    const aliases = (await ctx.account.account()).aliases ?? {};
+    const entry = aliases[alias];
     if (!entry) {
       throw new ProviderError(
         `alias "${alias}" does not exist in account "${ctx.accountAlias}"; create it first (for example with an ` +
@@ -113,24 +115,30 @@ export const customDomain = defineKind({
     else if (current)
       ctx.found(`alias "${alias}" with the custom domain ${current}`, { domain: current } satisfies Prior);
     await setDomain(ctx, alias, domain, current, foundOwn);
-    return { seenOnAccount: await shown(ctx, alias, domain) };
+    // an account that shows another alias's domain shows this one too: no read needed to know
+    const showsDomains = Object.values(aliases).some((e) => typeof e.customDomain === "string");
+    return { seenOnAccount: showsDomains || (await shown(ctx, alias, domain)) };
   },
 
   async read(ctx, olds, scope): Promise<Seen | undefined> {
     const entry = (await ctx.account.account()).aliases?.[olds.alias];
     if (!entry) return undefined;
     const live = entry.customDomain;
-    if (live === olds.domain) return { seenOnAccount: true };
-    // another domain shown, or none where this one was shown before: gone
-    if (typeof live === "string" || olds.seenOnAccount) return undefined;
-    // the service has never shown it: nothing tells it is gone
+    // shown now: so the service shows domains (a state from before `seenOnAccount` keeps none)
+    if (live === olds.domain)
+      return { seenOnAccount: olds.seenOnAccount === false ? true : olds.seenOnAccount };
+    // another domain shown, or none where the service shows them: gone
+    if (typeof live === "string") return undefined;
     if (scope === "all") {
       ctx.warn(
         `CustomDomain ${olds.alias}/${olds.domain}: taken in unseen: the account object shows no custom domain ` +
           "on this alias, so whether the domain is set cannot be checked (docs/api.md#account)",
       );
+      return { seenOnAccount: false };
     }
-    return { seenOnAccount: olds.seenOnAccount };
+    if (olds.seenOnAccount !== false) return undefined;
+    // the service did not show it even right after it was set: nothing tells it is gone
+    return { seenOnAccount: false };
   },
 
   async update(_ctx, olds): Promise<Seen> {
