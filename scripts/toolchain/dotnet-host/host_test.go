@@ -157,25 +157,7 @@ func TestGeneratePackageDownloadsTheSchemasLogo(t *testing.T) {
 }
 
 func TestGeneratePackageReturnsSchemaErrorsAsDiagnosticsAndWritesNothing(t *testing.T) {
-	const broken = `{
-  "name": "broken",
-  "version": "1.0.0",
-  "resources": { "broken:index:Thing": { "inputProperties": { "size": { "type": "strung" } } } }
-}`
-	dir := t.TempDir()
-	resp := generate(t, &pulumirpc.GeneratePackageRequest{Directory: dir, Schema: broken})
-	var summaries []string
-	for _, d := range resp.GetDiagnostics() {
-		if d.GetSeverity() == codegenrpc.DiagnosticSeverity_DIAG_ERROR {
-			summaries = append(summaries, d.GetSummary())
-		}
-	}
-	if !strings.Contains(strings.Join(summaries, "\n"), "strung") {
-		t.Fatalf("expected an error naming the unknown type, got %v", resp.GetDiagnostics())
-	}
-	if files := hostkittest.FilesUnder(t, dir); len(files) != 0 {
-		t.Fatalf("nothing should be written, got %v", files)
-	}
+	hostkittest.RequireSchemaErrorsAsDiagnostics(t, client(t))
 }
 
 func TestHostServesPluginInfoAndHandshakeAndRefusesTheRest(t *testing.T) {
@@ -184,10 +166,10 @@ func TestHostServesPluginInfoAndHandshakeAndRefusesTheRest(t *testing.T) {
 
 func TestParseArgs(t *testing.T) {
 	got, err := parseArgs([]string{"--logtostderr", "-v=9", "--tracing", "http://t", "-root", "/p", "127.0.0.1:1234"})
-	if err != nil || got.engineAddr != "127.0.0.1:1234" || got.showVersion {
+	if err != nil || got.EngineAddr != "127.0.0.1:1234" || got.ShowVersion {
 		t.Fatalf("unexpected %+v, %v", got, err)
 	}
-	if v, _ := parseArgs([]string{"-version"}); !v.showVersion {
+	if v, _ := parseArgs([]string{"-version"}); !v.ShowVersion {
 		t.Fatal("-version not recognised")
 	}
 	if _, err := parseArgs([]string{"-runtime", "nodejs"}); err == nil {

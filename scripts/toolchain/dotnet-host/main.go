@@ -22,48 +22,24 @@ var version = "0.0.0-dev"
 
 const name = "pulumi-language-dotnet"
 
-type cliArgs struct {
-	showVersion bool
-	engineAddr  string
-}
-
-// parseArgs reads the engine's command line: the engine's address first. Flags the engine may pass
-// (--logtostderr, -v=N, --tracing URL, -root DIR) are of no use to a host that only generates
-// code: they are skipped.
-func parseArgs(args []string) (cliArgs, error) {
-	var out cliArgs
-	flags, positional, err := hostkit.ScanArgs(args, func(flag string) bool {
+// parseArgs reads the engine's command line. Flags the engine may pass (--logtostderr, -v=N,
+// --tracing URL, -root DIR) are of no use to a host that only generates code: they are skipped.
+func parseArgs(args []string) (hostkit.Command, error) {
+	return hostkit.ParseCommand(args, func(flag string) bool {
 		return flag == "tracing" || flag == "root" || flag == "runtime"
-	})
-	if err != nil {
-		return out, err
-	}
-	for _, f := range flags {
-		switch f.Name {
-		case "version":
-			out.showVersion = !f.HasValue || f.Value == "true"
-		case "runtime":
-			if f.Value != "dotnet" {
-				return out, fmt.Errorf("unsupported runtime %q: this host serves dotnet", f.Value)
-			}
+	}, func(f hostkit.Flag) error {
+		if f.Name == "runtime" && f.Value != "dotnet" {
+			return fmt.Errorf("unsupported runtime %q: this host serves dotnet", f.Value)
 		}
-	}
-	if len(positional) > 0 {
-		out.engineAddr = positional[0]
-	}
-	return out, nil
+		return nil
+	})
 }
 
 func main() {
-	args, err := parseArgs(os.Args[1:])
+	cmd, err := parseArgs(os.Args[1:])
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		os.Exit(2)
+		hostkit.Fail(name, 2, err)
 	}
-	if args.showVersion {
-		fmt.Println(version)
-		return
-	}
-	host := newHost(args.engineAddr)
-	hostkit.Serve(name, args.engineAddr, host, host.ServerOptions(), nil)
+	host := newHost(cmd.EngineAddr)
+	hostkit.Serve(name, version, cmd, host, host.ServerOptions(), nil)
 }

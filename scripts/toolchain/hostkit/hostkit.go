@@ -20,6 +20,13 @@ import (
 	"google.golang.org/grpc"
 )
 
+// Command is what every host reads from the engine's command line: -version, and the engine's
+// address.
+type Command struct {
+	ShowVersion bool
+	EngineAddr  string
+}
+
 // Flag is one flag of a host's command line: -name, --name, -name=value or -name value.
 type Flag struct {
 	Name     string
@@ -27,11 +34,13 @@ type Flag struct {
 	HasValue bool
 }
 
-// ScanArgs splits a host's command line, Go-style, into flags and positional arguments (the
-// engine's address is the first). A flag takesValue names takes the next argument as its value
-// when it is not written -name=value; any other flag is boolean unless written so. Everything after
-// "--" is positional.
-func ScanArgs(args []string, takesValue func(name string) bool) (flags []Flag, positional []string, err error) {
+// ParseCommand reads a host's command line, Go-style: -version, the engine's address (the first
+// positional argument; everything after "--" is positional) and other flags, each handed to onFlag.
+// A flag takesValue names takes the next argument as its value unless written -name=value; any
+// other flag is boolean unless written so (the engine may pass logging flags a host has no use for).
+func ParseCommand(args []string, takesValue func(name string) bool, onFlag func(Flag) error) (Command, error) {
+	var cmd Command
+	var positional []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -46,30 +55,44 @@ func ScanArgs(args []string, takesValue func(name string) bool) (flags []Flag, p
 		if eq := strings.IndexByte(f.Name, '='); eq >= 0 {
 			f.Name, f.Value, f.HasValue = f.Name[:eq], f.Name[eq+1:], true
 		}
+		if f.Name == "version" {
+			cmd.ShowVersion = !f.HasValue || f.Value == "true"
+			continue
+		}
 		if !f.HasValue && takesValue(f.Name) {
 			if i+1 >= len(args) {
-				return nil, nil, fmt.Errorf("flag -%s needs a value", f.Name)
+				return cmd, fmt.Errorf("flag -%s needs a value", f.Name)
 			}
 			i++
 			f.Value, f.HasValue = args[i], true
 		}
-		flags = append(flags, f)
+		if err := onFlag(f); err != nil {
+			return cmd, err
+		}
 	}
-	return flags, positional, nil
+	if len(positional) > 0 {
+		cmd.EngineAddr = positional[0]
+	}
+	return cmd, nil
 }
 
-// Serve serves a LanguageRuntime as the engine expects of a language plugin: the port on the first
-// line of stdout, then requests until the engine at engineAddr goes away (so an orphaned host does
-// not linger). stopping, when given, runs first when it does. Failures end the process with a
-// message naming the host.
+// Serve runs a host as the engine expects of a language plugin: with -version it prints version;
+// else it serves, the port on the first line of stdout, then requests until the engine at
+// cmd.EngineAddr goes away (so an orphaned host does not linger). stopping, when given, runs first
+// when it does. Failures end the process with a message naming the host.
 func Serve(
-	name, engineAddr string, server pulumirpc.LanguageRuntimeServer, options []grpc.ServerOption, stopping func(),
+	name, version string, cmd Command,
+	server pulumirpc.LanguageRuntimeServer, options []grpc.ServerOption, stopping func(),
 ) {
+	if cmd.ShowVersion {
+		fmt.Println(version)
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if engineAddr != "" {
-		if err := rpcutil.Healthcheck(ctx, engineAddr, 5*time.Minute, cancel); err != nil {
-			exit(name, fmt.Errorf("could not start health check: %w", err))
+	if cmd.EngineAddr != "" {
+		if err := rpcutil.Healthcheck(ctx, cmd.EngineAddr, 5*time.Minute, cancel); err != nil {
+			Fail(name, 1, fmt.Errorf("could not start health check: %w", err))
 		}
 	}
 	stop := make(chan bool)
@@ -89,15 +112,16 @@ func Serve(
 		Options: options,
 	})
 	if err != nil {
-		exit(name, fmt.Errorf("could not start gRPC server: %w", err))
+		Fail(name, 1, fmt.Errorf("could not start gRPC server: %w", err))
 	}
 	fmt.Printf("%d\n", handle.Port)
 	if err := <-handle.Done; err != nil {
-		exit(name, err)
+		Fail(name, 1, err)
 	}
 }
 
-func exit(name string, err error) {
+// Fail ends the process with code, saying why and naming the host (2: a command line it cannot use).
+func Fail(name string, code int, err error) {
 	fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-	os.Exit(1)
+	os.Exit(code)
 }

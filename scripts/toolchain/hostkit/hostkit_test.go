@@ -13,12 +13,14 @@ import (
 	"pulumi-mediahost.local/toolchain/hostkit/hostkittest"
 )
 
-func TestScanArgs(t *testing.T) {
+func TestParseCommand(t *testing.T) {
 	valued := func(name string) bool { return name == "tracing" || name == "root" }
-	flags, positional, err := ScanArgs(
-		[]string{"--logtostderr", "-v=9", "--tracing", "http://t", "-root=/p", "127.0.0.1:1234", "--", "-x"}, valued)
-	if err != nil {
-		t.Fatal(err)
+	var flags []Flag
+	collect := func(f Flag) error { flags = append(flags, f); return nil }
+	cmd, err := ParseCommand(
+		[]string{"--logtostderr", "-v=9", "--tracing", "http://t", "-root=/p", "127.0.0.1:1234", "--", "-x"}, valued, collect)
+	if err != nil || cmd != (Command{EngineAddr: "127.0.0.1:1234"}) {
+		t.Fatalf("%+v, %v", cmd, err)
 	}
 	want := []Flag{{"logtostderr", "", false}, {"v", "9", true}, {"tracing", "http://t", true}, {"root", "/p", true}}
 	if len(flags) != len(want) {
@@ -29,11 +31,17 @@ func TestScanArgs(t *testing.T) {
 			t.Errorf("flag %d: %+v, want %+v", i, flags[i], want[i])
 		}
 	}
-	if strings.Join(positional, " ") != "127.0.0.1:1234 -x" {
-		t.Errorf("positional %q", positional)
+	for args, want := range map[string]bool{"-version": true, "--version=true": true, "-version=false": false} {
+		if cmd, _ := ParseCommand([]string{args}, valued, collect); cmd.ShowVersion != want {
+			t.Errorf("%s: ShowVersion %v", args, cmd.ShowVersion)
+		}
 	}
-	if _, _, err := ScanArgs([]string{"-tracing"}, valued); err == nil || err.Error() != "flag -tracing needs a value" {
+	if _, err := ParseCommand([]string{"-tracing"}, valued, collect); err == nil || err.Error() != "flag -tracing needs a value" {
 		t.Errorf("a valued flag at the end: %v", err)
+	}
+	refuse := func(f Flag) error { return errors.New("refused " + f.Name) }
+	if _, err := ParseCommand([]string{"-runtime=java"}, valued, refuse); err == nil || err.Error() != "refused runtime" {
+		t.Errorf("onFlag's error: %v", err)
 	}
 }
 
@@ -92,30 +100,14 @@ func TestGeneratePackageWritesWhatTheGeneratorReturnsWithItsWarnings(t *testing.
 	}
 }
 
-func TestGeneratePackageReturnsSchemaErrorsAsDiagnosticsAndGeneratorErrorsAsErrors(t *testing.T) {
-	const broken = `{
-  "name": "broken",
-  "version": "1.0.0",
-  "resources": { "broken:index:Thing": { "inputProperties": { "size": { "type": "strung" } } } }
-}`
+func TestGeneratePackageReturnsSchemaErrorsAsDiagnostics(t *testing.T) {
+	hostkittest.RequireSchemaErrorsAsDiagnostics(t, sdkOnly(t))
+}
+
+func TestGeneratePackageFailsWithTheGeneratorAndWithoutWhatItNeeds(t *testing.T) {
 	client := sdkOnly(t)
 	dir := t.TempDir()
-	resp, err := client.GeneratePackage(context.Background(), &pulumirpc.GeneratePackageRequest{
-		Directory: dir, Schema: broken, LoaderTarget: hostkittest.ServeLoader(t, hostkittest.NewSpecLoader(t)),
-	})
-	if err != nil {
-		t.Fatalf("expected diagnostics, got error %v", err)
-	}
-	var summaries []string
-	for _, d := range resp.GetDiagnostics() {
-		if d.GetSeverity() == codegenrpc.DiagnosticSeverity_DIAG_ERROR {
-			summaries = append(summaries, d.GetSummary())
-		}
-	}
-	if !strings.Contains(strings.Join(summaries, "\n"), "strung") {
-		t.Fatalf("expected an error naming the unknown type, got %v", resp.GetDiagnostics())
-	}
-	_, err = client.GeneratePackage(context.Background(), &pulumirpc.GeneratePackageRequest{
+	_, err := client.GeneratePackage(context.Background(), &pulumirpc.GeneratePackageRequest{
 		Directory: dir, Schema: `{"name": "fails", "version": "1.0.0"}`,
 		LoaderTarget: hostkittest.ServeLoader(t, hostkittest.NewSpecLoader(t)),
 	})
@@ -125,7 +117,8 @@ func TestGeneratePackageReturnsSchemaErrorsAsDiagnosticsAndGeneratorErrorsAsErro
 	if files := hostkittest.FilesUnder(t, dir); len(files) != 0 {
 		t.Fatalf("nothing should be written, got %v", files)
 	}
-	for _, req := range []*pulumirpc.GeneratePackageRequest{{Schema: broken, LoaderTarget: "127.0.0.1:1"}, {Directory: dir}} {
+	schema := hostkittest.MediahostSchema(t)
+	for _, req := range []*pulumirpc.GeneratePackageRequest{{Schema: schema, LoaderTarget: "127.0.0.1:1"}, {Directory: dir}} {
 		if _, err := client.GeneratePackage(context.Background(), req); err == nil || !strings.Contains(err.Error(), "needs") {
 			t.Errorf("%v: expected an error saying what the request lacks, got %v", req, err)
 		}

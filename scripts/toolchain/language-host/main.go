@@ -18,8 +18,6 @@ import (
 	"fmt"
 	"os"
 
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
 	"pulumi-mediahost.local/toolchain/hostkit"
 )
 
@@ -27,73 +25,55 @@ import (
 var version = "0.0.0-dev"
 
 type cliArgs struct {
-	language    string // nodejs, or an SDK-only language (sdkOnlyLanguages)
-	showVersion bool
-	tracing     string
-	engineAddr  string
+	hostkit.Command
+	language string // nodejs, or an SDK-only language (sdkOnlyLanguages)
+	tracing  string
 }
 
-// flagsWithValues are the flags that take a value. Unknown flags are tolerated because the engine
-// may pass logging flags (--logtostderr, -v=N) that this host has no use for.
+// flagsWithValues are the flags that take a value.
 var flagsWithValues = map[string]bool{
 	"tracing": true, "language": true, "runtime": true,
 	// Older engines pass these as flags; the same settings now arrive in ProgramInfo.Options.
 	"root": true, "typescript": true, "tsconfig": true, "nodeargs": true, "packagemanager": true,
 }
 
-// parseArgs reads the engine's command line: flags, then the engine's address. The language is the
-// binary's (argv0, see languageFromName) unless -language says otherwise.
+// parseArgs reads the engine's command line. The language is the binary's (argv0, see
+// languageFromName) unless -language says otherwise.
 func parseArgs(argv0 string, args []string) (cliArgs, error) {
 	out := cliArgs{language: languageFromName(argv0)}
-	flags, positional, err := hostkit.ScanArgs(args, func(name string) bool { return flagsWithValues[name] })
-	if err != nil {
-		return out, err
-	}
 	runtime := ""
-	for _, f := range flags {
+	cmd, err := hostkit.ParseCommand(args, func(name string) bool { return flagsWithValues[name] }, func(f hostkit.Flag) error {
 		switch f.Name {
-		case "version":
-			out.showVersion = !f.HasValue || f.Value == "true"
 		case "tracing":
 			out.tracing = f.Value
 		case "language":
 			if f.Value != "nodejs" && !sdkOnlyLanguages[f.Value] {
-				return out, fmt.Errorf("unsupported language %q: this host serves nodejs, python and go", f.Value)
+				return fmt.Errorf("unsupported language %q: this host serves nodejs, python and go", f.Value)
 			}
 			out.language = f.Value
 		case "runtime":
 			runtime = f.Value
 		}
+		return nil
+	})
+	out.Command = cmd
+	if err == nil && runtime != "" && runtime != out.language {
+		err = fmt.Errorf("unsupported runtime %q: this host serves %s", runtime, out.language)
 	}
-	if runtime != "" && runtime != out.language {
-		return out, fmt.Errorf("unsupported runtime %q: this host serves %s", runtime, out.language)
-	}
-	if len(positional) > 0 {
-		out.engineAddr = positional[0]
-	}
-	return out, nil
+	return out, err
 }
 
 func main() {
 	args, err := parseArgs(os.Args[0], os.Args[1:])
 	name := "pulumi-language-" + args.language
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		os.Exit(2)
+		hostkit.Fail(name, 2, err)
 	}
-	if args.showVersion {
-		fmt.Println(version)
+	if args.language != "nodejs" {
+		host := newSDKOnlyHost(args.language, args.EngineAddr)
+		hostkit.Serve(name, version, args.Command, host, host.ServerOptions(), nil)
 		return
 	}
-	var server pulumirpc.LanguageRuntimeServer
-	var options []grpc.ServerOption
-	var stopping func()
-	if args.language == "nodejs" {
-		host := newLanguageHost(args.engineAddr, args.tracing)
-		server, stopping = host, host.interruptAll
-	} else {
-		host := newSDKOnlyHost(args.language, args.engineAddr)
-		server, options = host, host.ServerOptions()
-	}
-	hostkit.Serve(name, args.engineAddr, server, options, stopping)
+	host := newLanguageHost(args.EngineAddr, args.tracing)
+	hostkit.Serve(name, version, args.Command, host, nil, host.interruptAll)
 }

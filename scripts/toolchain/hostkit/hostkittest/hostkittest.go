@@ -234,3 +234,33 @@ func RequireNoDiagnostics(t *testing.T, resp *pulumirpc.GeneratePackageResponse)
 		t.Errorf("diagnostic (severity %v): %s: %s", d.GetSeverity(), d.GetSummary(), d.GetDetail())
 	}
 }
+
+// RequireSchemaErrorsAsDiagnostics checks that a host answers a schema that does not bind (a type
+// that does not exist) with an error diagnostic naming it, and writes nothing.
+func RequireSchemaErrorsAsDiagnostics(t *testing.T, client pulumirpc.LanguageRuntimeClient) {
+	t.Helper()
+	const broken = `{
+  "name": "broken",
+  "version": "1.0.0",
+  "resources": { "broken:index:Thing": { "inputProperties": { "size": { "type": "strung" } } } }
+}`
+	dir := t.TempDir()
+	resp, err := client.GeneratePackage(context.Background(), &pulumirpc.GeneratePackageRequest{
+		Directory: dir, Schema: broken, LoaderTarget: ServeLoader(t, NewSpecLoader(t)),
+	})
+	if err != nil {
+		t.Fatalf("expected diagnostics, got error %v", err)
+	}
+	var summaries []string
+	for _, d := range resp.GetDiagnostics() {
+		if d.GetSeverity() == codegenrpc.DiagnosticSeverity_DIAG_ERROR {
+			summaries = append(summaries, d.GetSummary())
+		}
+	}
+	if !strings.Contains(strings.Join(summaries, "\n"), "strung") {
+		t.Fatalf("expected an error naming the unknown type, got %v", resp.GetDiagnostics())
+	}
+	if files := FilesUnder(t, dir); len(files) != 0 {
+		t.Fatalf("nothing should be written, got %v", files)
+	}
+}
