@@ -36,7 +36,8 @@ func TestParseCommand(t *testing.T) {
 			t.Errorf("%s: ShowVersion %v", args, cmd.ShowVersion)
 		}
 	}
-	if _, err := ParseCommand([]string{"-tracing"}, valued, collect); err == nil || err.Error() != "flag -tracing needs a value" {
+	_, err = ParseCommand([]string{"-tracing"}, valued, collect)
+	if err == nil || err.Error() != "flag -tracing needs a value" {
 		t.Errorf("a valued flag at the end: %v", err)
 	}
 	refuse := func(f Flag) error { return errors.New("refused " + f.Name) }
@@ -118,8 +119,10 @@ func TestGeneratePackageFailsWithTheGeneratorAndWithoutWhatItNeeds(t *testing.T)
 		t.Fatalf("nothing should be written, got %v", files)
 	}
 	schema := hostkittest.MediahostSchema(t)
-	for _, req := range []*pulumirpc.GeneratePackageRequest{{Schema: schema, LoaderTarget: "127.0.0.1:1"}, {Directory: dir}} {
-		if _, err := client.GeneratePackage(context.Background(), req); err == nil || !strings.Contains(err.Error(), "needs") {
+	lacking := []*pulumirpc.GeneratePackageRequest{{Schema: schema, LoaderTarget: "127.0.0.1:1"}, {Directory: dir}}
+	for _, req := range lacking {
+		_, err := client.GeneratePackage(context.Background(), req)
+		if err == nil || !strings.Contains(err.Error(), "needs") {
 			t.Errorf("%v: expected an error saying what the request lacks, got %v", req, err)
 		}
 	}

@@ -42,7 +42,8 @@ var flagsWithValues = map[string]bool{
 func parseArgs(argv0 string, args []string) (cliArgs, error) {
 	out := cliArgs{language: languageFromName(argv0)}
 	runtime := ""
-	cmd, err := hostkit.ParseCommand(args, func(name string) bool { return flagsWithValues[name] }, func(f hostkit.Flag) error {
+	takesValue := func(name string) bool { return flagsWithValues[name] }
+	cmd, err := hostkit.ParseCommand(args, takesValue, func(f hostkit.Flag) error {
 		switch f.Name {
 		case "tracing":
 			out.tracing = f.Value
