@@ -3,9 +3,7 @@
 
 import { change, hand, ui } from "./api.js";
 import { $, deleteButton, facts, h, row, shown, when } from "./dom.js";
-import { field, form } from "./forms.js";
-
-const input = (id, props) => h("input", { id, autocomplete: "off", ...props });
+import { field, form, input } from "./forms.js";
 
 /** Builds the panel's forms into their places in the page and listens to its controls. */
 export function setUpAccount() {

@@ -3,7 +3,7 @@
 
 import { change, hand, say, ui } from "./api.js";
 import { $, bytes, deleteButton, facts, h, when } from "./dom.js";
-import { field, form } from "./forms.js";
+import { field, form, input } from "./forms.js";
 
 function treeOf(entries) {
   const root = { path: "/", name: "/", isDirectory: true, children: [] };
@@ -72,8 +72,6 @@ function renderDetails(node) {
   if (node.path !== "/") parts.push(deleteOne(node));
   $("details").replaceChildren(...parts);
 }
-
-const input = (id, props) => h("input", { id, autocomplete: "off", ...props });
 
 function metaForm(node, meta) {
   const title = input("meta-title", { value: meta.title ?? "" });

@@ -3,6 +3,9 @@
 import { ui } from "./api.js";
 import { h } from "./dom.js";
 
+/** A text field (no browser autocompletion: the values are the account's, not the person's). */
+export const input = (id, props) => h("input", { id, autocomplete: "off", ...props });
+
 /** A control in its label (the label holds it: a click on the text or a screen reader finds it). */
 export function field(text, control) {
   return control.type === "checkbox"
