@@ -1,14 +1,15 @@
 // The web console at /_emulator/console: a page of plain HTML, CSS and JavaScript shipped in
-// the package (emulator/console/), no framework and no build step. It reads the control surface
-// (state, limits, the request log as a stream, faults) and makes hand changes the way a person
-// does in the service's dashboard: through the /v2 API itself, so each one is authenticated,
-// validated, counted, logged and persisted like any other call. The page never holds a token:
+// the package (emulator/console/: the page, its style sheet and its ES modules), no framework and
+// no build step. It reads the control surface (state, limits, the request log as a stream, faults)
+// and makes hand changes the way a person does in the service's dashboard: through the /v2 API
+// itself, so each one is authenticated, validated, counted, logged and persisted like any other
+// call. The page never holds a token:
 // `POST /_emulator/console/api/<operation>` makes the call over HTTP to this emulator with a
 // token minted here for the account, and answers the API's status and (masked) body.
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { extname, join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type OperationName, type OperationSpec, operations } from "mediahost-contract";
 import type { Context } from "./context";
@@ -39,10 +40,21 @@ export const HAND_CHANGES: ReadonlySet<OperationName> = new Set<OperationName>([
 /** Marks the console's own calls in the request log (`via: "console"`); unguessable per process. */
 export const CONSOLE_HEADER = "x-mediahost-console";
 
-const ASSETS: Record<string, string> = {
-  "console.js": "text/javascript; charset=utf-8",
-  "console.css": "text/css; charset=utf-8",
+/** The content type of each kind of asset: the page's ES modules and its style sheet. */
+const ASSET_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
 };
+
+/** The assets the page may load: every module and style sheet in its folder, by name. */
+function assetsIn(dir: string): Map<string, string> {
+  const assets = new Map<string, string>();
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const type = ASSET_TYPES[extname(name)];
+    if (type) assets.set(name, type);
+  }
+  return assets;
+}
 
 /** The page may load only its own script and style, and talk only to this emulator. */
 const PAGE_HEADERS = {
@@ -76,6 +88,7 @@ export function consoleNonce(): string {
 
 export function registerConsole(app: FastifyInstance, options: ConsoleOptions): void {
   const dir = assetsDir();
+  const assets = assetsIn(dir);
   const cache = new Map<string, Buffer>();
   const asset = async (name: string) => {
     let data = cache.get(name);
@@ -111,7 +124,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
   });
 
   app.get<{ Params: { name: string } }>(`${CONSOLE_PATH}/:name`, async (request, reply) => {
-    const type = ASSETS[request.params.name];
+    const type = assets.get(request.params.name);
     if (!type) throw notFound(`Not found: ${request.url.split("?")[0]}`);
     return reply
       .headers(PAGE_HEADERS)

@@ -35,11 +35,12 @@ if [ -x "$go" ]; then
   # generators) are reused from Go's build cache instead of compiled again (minutes on 2 cores)
   step language-host bash -c "cd scripts/toolchain/language-host && GOFLAGS='-mod=readonly -buildvcs=false -trimpath' '$go' test ./..."
   step dotnet-host bash -c "cd scripts/toolchain/dotnet-host && GOFLAGS='-mod=readonly -buildvcs=false -trimpath' '$go' test ./..."
+  step hostkit bash -c "cd scripts/toolchain/hostkit && GOFLAGS='-mod=readonly -buildvcs=false -trimpath' '$go' test ./..."
 elif [ "${CI:-}" = "true" ]; then
-  echo "=== language-host, dotnet-host: FAILED: Go not found (needed under CI=true)"
-  failed+=(language-host dotnet-host)
+  echo "=== language-host, dotnet-host, hostkit: FAILED: Go not found (needed under CI=true)"
+  failed+=(language-host dotnet-host hostkit)
 else
-  echo "=== language-host, dotnet-host: skipped: Go not found"
+  echo "=== language-host, dotnet-host, hostkit: skipped: Go not found"
 fi
 
 # before the e2e tier, as the Pulumi toolchain is: the browser test needs Chromium

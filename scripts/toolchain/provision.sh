@@ -76,12 +76,17 @@ require_go() { # what-to-install-instead
   have_go || die "Go is needed to build the Pulumi toolchain (set GO=/path/to/go), or install $1"
 }
 
-# What a build of one of our Go modules depends on: go.mod, go.sum, the non-test sources, and the
-# words given (e.g. the version stamped into it).
+# What a build of one of our Go modules depends on: go.mod, go.sum, the non-test sources, the
+# words given (e.g. the version stamped into it), and the go.mod and non-test sources of ../hostkit,
+# the module both hosts share (through a replace to its folder).
 source_hash() { # dir words...
   local dir=$1
   shift
-  (cd "$dir" && { echo "$*"; cat go.mod go.sum $(ls *.go | grep -v '_test\.go$' | sort); } | sha256sum | cut -c1-16)
+  (cd "$dir" && {
+    echo "$*"
+    cat go.mod go.sum $(ls *.go | grep -v '_test\.go$' | LC_ALL=C sort)
+    cd ../hostkit && cat go.mod $(find . -name '*.go' ! -name '*_test.go' | LC_ALL=C sort)
+  } | sha256sum | cut -c1-16)
 }
 
 # Builds one of our Go modules (the language hosts) into out, atomically.

@@ -7,7 +7,7 @@
 // `require("pulumi-mediahost/dist/sdk/providers/any-kind.js")`. The emulator is a package of its own:
 // its tarball, installed alone into an empty directory, starts with `npx mediahost-emulator`.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -260,9 +260,10 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
       toolchain.env,
     );
     expect(emulatorFiles.map((f) => f.path)).toContain("bin/mediahost-emulator.js");
-    // the web console's assets ship inside the package
-    for (const asset of ["console/index.html", "console/console.js", "console/console.css"])
-      expect(emulatorFiles.map((f) => f.path)).toContain(asset);
+    // the web console's assets ship inside the package: the page, its style sheet and every module
+    const consoleAssets = readdirSync(join(repoRoot, "emulator/console"));
+    expect(consoleAssets).toEqual(expect.arrayContaining(["index.html", "console.js", "console.css"]));
+    for (const asset of consoleAssets) expect(emulatorFiles.map((f) => f.path)).toContain(`console/${asset}`);
     const alone = await mkdtemp(join(tmpdir(), "mediahost-emulator-alone-"));
     try {
       await npmInstall(alone, [emulatorTarball, contract], toolchain.env);
@@ -294,8 +295,14 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
       // the console is served from the installed package
       const page = await fetch(`${url}/_emulator/console`);
       expect(page.status).toBe(200);
-      expect(await page.text()).toContain('<script src="/_emulator/console/console.js" defer></script>');
-      expect((await fetch(`${url}/_emulator/console/console.js`)).status).toBe(200);
+      expect(await page.text()).toContain(
+        '<script type="module" src="/_emulator/console/console.js"></script>',
+      );
+      for (const module of consoleAssets.filter((a) => a.endsWith(".js"))) {
+        const served = await fetch(`${url}/_emulator/console/${module}`);
+        expect(served.status, module).toBe(200);
+        expect(served.headers.get("content-type"), module).toBe("text/javascript; charset=utf-8");
+      }
       const exited = new Promise<unknown>((resolve) =>
         child.once("exit", (code, signal) => resolve(code ?? signal)),
       );

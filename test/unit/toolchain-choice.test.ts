@@ -56,16 +56,18 @@ function provision(pathDirs: string[], cache: string): Promise<{ stdout: string;
 const buildVersion = readFileSync(join(repo, "scripts/toolchain/cli-version"), "utf8").trim();
 const yamlVersion = /^YAML_VERSION=(\S+)$/m.exec(readFileSync(script, "utf8"))?.[1];
 
-/** provision.sh's hash of one of our Go modules' sources (and the words it adds). */
+/** provision.sh's hash of one of our Go modules' sources (and the words it adds), by its own function. */
 function sourceHash(module: string, words: string): Promise<string> {
   return new Promise<string>((res, rej) =>
     execFile(
       "bash",
       [
         "-c",
-        `cd scripts/toolchain/${module} && { echo "${words}"; cat go.mod go.sum $(ls *.go | grep -v '_test\\.go$' | sort); } | sha256sum | cut -c1-16`,
+        `set -euo pipefail; eval "$(sed -n '/^source_hash() {/,/^}/p' "$0")"; source_hash "$1" "$2"`,
+        script,
+        join(repo, "scripts/toolchain", module),
+        words,
       ],
-      { cwd: repo },
       (err, out) => (err ? rej(err) : res(out.trim())),
     ),
   );

@@ -1,5 +1,5 @@
-// docs/emulator-control.md "The console": the page and its two assets (no other file, a strict
-// content security policy), the reads it makes (limits, faults, behaviour, the request log as a
+// docs/emulator-control.md "The console": the page, its style sheet and its ES modules (no other
+// file, a strict content security policy), the reads it makes (limits, faults, behaviour, the request log as a
 // stream of server-sent events), and hand changes: each one a /v2 call, so it is validated,
 // counted against the rate limits, in the request log (marked `via: "console"`) and persisted.
 // The real browser's view is test/e2e/console.test.ts.
@@ -39,15 +39,25 @@ describe("the page", () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(r.headers["x-frame-options"]).toBe("DENY");
     expect(r.headers["referrer-policy"]).toBe("no-referrer");
-    expect(r.text).toContain('<script src="/_emulator/console/console.js" defer></script>');
+    expect(r.text).toContain('<script type="module" src="/_emulator/console/console.js"></script>');
     expect(r.text).toContain('<link rel="stylesheet" href="/_emulator/console/console.css">');
   });
 
-  it("serves its script and style sheet, and nothing else from the package", async () => {
-    const js = await raw(emu.url, "/_emulator/console/console.js");
-    expect(js.status).toBe(200);
-    expect(js.headers["content-type"]).toBe("text/javascript; charset=utf-8");
-    expect(js.text).toContain("/_emulator/console/api/");
+  it("serves its modules and style sheet, and nothing else from the package", async () => {
+    // the entry module, and every module it imports, directly or not, as JavaScript
+    const served = new Map<string, string>();
+    const pending = ["console.js"];
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      if (served.has(name)) continue;
+      const js = await raw(emu.url, `/_emulator/console/${name}`);
+      expect(js.status, name).toBe(200);
+      expect(js.headers["content-type"], name).toBe("text/javascript; charset=utf-8");
+      served.set(name, js.text);
+      for (const [, imported] of js.text.matchAll(/ from "\.\/([\w-]+\.js)";/g))
+        pending.push(imported as string);
+    }
+    expect(served.size).toBeGreaterThan(1);
+    expect(served.get("api.js")).toContain("/_emulator/console/api/");
     const css = await raw(emu.url, "/_emulator/console/console.css");
     expect(css.headers["content-type"]).toBe("text/css; charset=utf-8");
     for (const path of [

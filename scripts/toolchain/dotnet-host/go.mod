@@ -5,13 +5,14 @@ go 1.25.8
 // pkg's own third-party replace, as build-cli.sh copies it for the CLI
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
 
+// what this host shares with ../language-host (provision.sh hashes it with this module's sources)
+replace pulumi-mediahost.local/toolchain/hostkit => ../hostkit
+
 require (
-	github.com/blang/semver v3.5.1+incompatible
 	github.com/hashicorp/hcl/v2 v2.22.0
 	github.com/pulumi/pulumi/pkg/v3 v3.228.0
 	github.com/pulumi/pulumi/sdk/v3 v3.228.0
-	google.golang.org/grpc v1.79.3
-	google.golang.org/protobuf v1.36.11
+	pulumi-mediahost.local/toolchain/hostkit v0.0.0
 )
 
 require (
@@ -23,6 +24,7 @@ require (
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
+	github.com/blang/semver v3.5.1+incompatible // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/charmbracelet/bubbles v1.0.0 // indirect
@@ -123,6 +125,8 @@ require (
 	golang.org/x/tools v0.42.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260319201613-d00831a3d3e7 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260319201613-d00831a3d3e7 // indirect
+	google.golang.org/grpc v1.79.3 // indirect
+	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	lukechampine.com/frand v1.5.1 // indirect

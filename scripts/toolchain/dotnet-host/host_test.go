@@ -5,105 +5,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/blang/semver"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	codegenrpc "github.com/pulumi/pulumi/sdk/v3/proto/go/codegen"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/types/known/emptypb"
+	"pulumi-mediahost.local/toolchain/hostkit/hostkittest"
 )
-
-// The e2e tests' schema: resources in two modules, nested object types, an enum, secrets, a
-// provider config with environment defaults and two functions.
-const mediahostSchemaPath = "../../../test/e2e/fixtures/codegen/mediahost.schema.json"
-
-func mediahostSchema(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile(mediahostSchemaPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // withLogoURL is the schema with a logoUrl.
 func withLogoURL(t *testing.T, url string) string {
-	return strings.Replace(mediahostSchema(t), `"name": "mediahost",`,
+	return strings.Replace(hostkittest.MediahostSchema(t), `"name": "mediahost",`,
 		fmt.Sprintf(`"name": "mediahost", "logoUrl": %q,`, url), 1)
-}
-
-// noPackages is a schema loader with no packages: the engine's, for a schema that refers to none.
-type noPackages struct{}
-
-func (noPackages) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) {
-	return nil, fmt.Errorf("no schema for package %q", name)
-}
-
-func (l noPackages) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
-	return l.LoadPackage(d.Name, d.Version)
-}
-
-func (l noPackages) LoadPackageReference(name string, v *semver.Version) (schema.PackageReference, error) {
-	return nil, fmt.Errorf("no schema for package %q", name)
-}
-
-func (l noPackages) LoadPackageReferenceV2(
-	_ context.Context, d *schema.PackageDescriptor,
-) (schema.PackageReference, error) {
-	return l.LoadPackageReference(d.Name, d.Version)
-}
-
-// serve serves registrations over gRPC on a free port, as the engine and main do.
-func serve(t *testing.T, init func(*grpc.Server), opts ...grpc.ServerOption) string {
-	t.Helper()
-	stop := make(chan bool)
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel:  stop,
-		Init:    func(srv *grpc.Server) error { init(srv); return nil },
-		Options: opts,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		close(stop)
-		<-handle.Done
-	})
-	return fmt.Sprintf("127.0.0.1:%d", handle.Port)
 }
 
 // client is the engine's side: this host served as main serves it.
 func client(t *testing.T) pulumirpc.LanguageRuntimeClient {
-	t.Helper()
 	h := newHost("")
-	addr := serve(t, func(srv *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(srv, h) }, h.serverOptions()...)
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close() })
-	return pulumirpc.NewLanguageRuntimeClient(conn)
-}
-
-// loaderTarget serves a schema loader with no packages, as the engine serves its own.
-func loaderTarget(t *testing.T) string {
-	return serve(t, func(srv *grpc.Server) {
-		codegenrpc.RegisterLoaderServer(srv, schema.NewLoaderServer(noPackages{}))
-	})
+	return hostkittest.Client(t, h, h.ServerOptions()...)
 }
 
 // offline makes every HTTP request the process sends fail (and records it) for the test's
@@ -128,37 +52,11 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-func filesUnder(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		out = append(out, filepath.ToSlash(rel))
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func generate(t *testing.T, req *pulumirpc.GeneratePackageRequest) *pulumirpc.GeneratePackageResponse {
 	t.Helper()
 	if req.LoaderTarget == "" {
-		req.LoaderTarget = loaderTarget(t)
+		// the engine's loader for a schema that refers to no other package
+		req.LoaderTarget = hostkittest.ServeLoader(t, hostkittest.NewSpecLoader(t))
 	}
 	resp, err := client(t).GeneratePackage(context.Background(), req)
 	if err != nil {
@@ -172,7 +70,7 @@ func TestGeneratePackageWritesACSharpSDKOffline(t *testing.T) {
 	dir := t.TempDir()
 	resp := generate(t, &pulumirpc.GeneratePackageRequest{
 		Directory:         dir,
-		Schema:            mediahostSchema(t),
+		Schema:            hostkittest.MediahostSchema(t),
 		ExtraFiles:        map[string][]byte{"Overlays/Note.cs": []byte("namespace Example.Mediahost {}\n")},
 		LocalDependencies: map[string]string{"pulumi": "/nuget/Pulumi.3.90.0.nupkg"},
 	})
@@ -183,7 +81,7 @@ func TestGeneratePackageWritesACSharpSDKOffline(t *testing.T) {
 		t.Errorf("the network was asked for %v", *asked)
 	}
 	have := map[string]bool{}
-	for _, f := range filesUnder(t, dir) {
+	for _, f := range hostkittest.FilesUnder(t, dir) {
 		have[f] = true
 	}
 	for _, f := range []string{
@@ -193,7 +91,7 @@ func TestGeneratePackageWritesACSharpSDKOffline(t *testing.T) {
 		"pulumi-plugin.json", "logo.png", "Overlays/Note.cs",
 	} {
 		if !have[f] {
-			t.Errorf("%s was not written; the SDK has %v", f, filesUnder(t, dir))
+			t.Errorf("%s was not written; the SDK has %v", f, hostkittest.FilesUnder(t, dir))
 		}
 	}
 	for file, wants := range map[string][]string{
@@ -203,14 +101,14 @@ func TestGeneratePackageWritesACSharpSDKOffline(t *testing.T) {
 		// the local Pulumi package replaces the published one, from its folder
 		"Example.Mediahost.csproj": {`<PackageReference Include="Pulumi" Version="3.90.0" />`, "/nuget"},
 	} {
-		text := readFile(t, filepath.Join(dir, file))
+		text := hostkittest.ReadFile(t, filepath.Join(dir, file))
 		for _, want := range wants {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s lacks %q:\n%s", file, want, text)
 			}
 		}
 	}
-	if !bytes.Equal([]byte(readFile(t, filepath.Join(dir, "logo.png"))), genericLogo()) {
+	if !bytes.Equal([]byte(hostkittest.ReadFile(t, filepath.Join(dir, "logo.png"))), genericLogo()) {
 		t.Error("logo.png is not the generic icon")
 	}
 }
@@ -232,7 +130,7 @@ func TestGeneratePackageDownloadsTheSchemasLogo(t *testing.T) {
 		if len(resp.GetDiagnostics()) != 0 {
 			t.Errorf("diagnostics %v", resp.GetDiagnostics())
 		}
-		if got := readFile(t, filepath.Join(dir, "logo.png")); got != string(png) {
+		if got := hostkittest.ReadFile(t, filepath.Join(dir, "logo.png")); got != string(png) {
 			t.Errorf("logo.png %q", got)
 		}
 	})
@@ -248,7 +146,7 @@ func TestGeneratePackageDownloadsTheSchemasLogo(t *testing.T) {
 				!strings.Contains(diags[0].GetSummary(), "could not download the package's logoUrl "+url) {
 				t.Fatalf("expected one warning about the logo, got %v", diags)
 			}
-			if !bytes.Equal([]byte(readFile(t, filepath.Join(dir, "logo.png"))), genericLogo()) {
+			if !bytes.Equal([]byte(hostkittest.ReadFile(t, filepath.Join(dir, "logo.png"))), genericLogo()) {
 				t.Error("logo.png is not the generic icon")
 			}
 			if _, err := os.Stat(filepath.Join(dir, "Alias.cs")); err != nil {
@@ -259,75 +157,22 @@ func TestGeneratePackageDownloadsTheSchemasLogo(t *testing.T) {
 }
 
 func TestGeneratePackageReturnsSchemaErrorsAsDiagnosticsAndWritesNothing(t *testing.T) {
-	const broken = `{
-  "name": "broken",
-  "version": "1.0.0",
-  "resources": { "broken:index:Thing": { "inputProperties": { "size": { "type": "strung" } } } }
-}`
-	dir := t.TempDir()
-	resp := generate(t, &pulumirpc.GeneratePackageRequest{Directory: dir, Schema: broken})
-	var summaries []string
-	for _, d := range resp.GetDiagnostics() {
-		if d.GetSeverity() == codegenrpc.DiagnosticSeverity_DIAG_ERROR {
-			summaries = append(summaries, d.GetSummary())
-		}
-	}
-	if !strings.Contains(strings.Join(summaries, "\n"), "strung") {
-		t.Fatalf("expected an error naming the unknown type, got %v", resp.GetDiagnostics())
-	}
-	if files := filesUnder(t, dir); len(files) != 0 {
-		t.Fatalf("nothing should be written, got %v", files)
-	}
+	hostkittest.RequireSchemaErrorsAsDiagnostics(t, client(t))
 }
 
 func TestHostServesPluginInfoAndHandshakeAndRefusesTheRest(t *testing.T) {
-	ctx := context.Background()
-	c := client(t)
-	info, err := c.GetPluginInfo(ctx, &emptypb.Empty{})
-	if err != nil || info.GetVersion() != version {
-		t.Fatalf("GetPluginInfo: %v, %v", info, err)
-	}
-	if _, err := c.Handshake(ctx, &pulumirpc.LanguageHandshakeRequest{EngineAddress: "127.0.0.1:1"}); err != nil {
-		t.Fatalf("Handshake: %v", err)
-	}
-	requireRefused := func(method string, err error) {
-		t.Helper()
-		st, _ := status.FromError(err)
-		want := "this toolchain's dotnet host only generates SDKs (pulumi package gen-sdk); " + method +
-			" is not implemented"
-		if st.Code() != codes.Unimplemented || st.Message() != want {
-			t.Errorf("%s: got %v, want Unimplemented %q", method, err, want)
-		}
-	}
-	_, err = c.Run(ctx, &pulumirpc.RunRequest{})
-	requireRefused("Run", err)
-	_, err = c.GenerateProject(ctx, &pulumirpc.GenerateProjectRequest{})
-	requireRefused("GenerateProject", err)
-	stream, err := c.InstallDependencies(ctx, &pulumirpc.InstallDependenciesRequest{})
-	if err == nil {
-		_, err = stream.Recv()
-	}
-	requireRefused("InstallDependencies", err)
+	hostkittest.RequireSDKOnly(t, client(t), "dotnet", version)
 }
 
 func TestParseArgs(t *testing.T) {
 	got, err := parseArgs([]string{"--logtostderr", "-v=9", "--tracing", "http://t", "-root", "/p", "127.0.0.1:1234"})
-	if err != nil || got.engineAddr != "127.0.0.1:1234" || got.showVersion {
+	if err != nil || got.EngineAddr != "127.0.0.1:1234" || got.ShowVersion {
 		t.Fatalf("unexpected %+v, %v", got, err)
 	}
-	if v, _ := parseArgs([]string{"-version"}); !v.showVersion {
+	if v, _ := parseArgs([]string{"-version"}); !v.ShowVersion {
 		t.Fatal("-version not recognised")
 	}
 	if _, err := parseArgs([]string{"-runtime", "nodejs"}); err == nil {
 		t.Fatal("expected an error for another runtime")
-	}
-}
-
-func TestWriteSDKFilesStaysInsideTheDirectory(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"../Escape.cs", "/Abs.cs", "A/../../Escape.cs"} {
-		if err := writeSDKFiles(dir, map[string][]byte{name: []byte("x")}); err == nil {
-			t.Errorf("%q was accepted", name)
-		}
 	}
 }

@@ -3,20 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/blang/semver"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	codegenrpc "github.com/pulumi/pulumi/sdk/v3/proto/go/codegen"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/structpb"
+	"pulumi-mediahost.local/toolchain/hostkit/hostkittest"
 )
 
 // toySchema is a provider package like the ones the engine's loader hands out: its Node.js SDK is
@@ -43,77 +39,6 @@ const toySchema = `{
   }
 }`
 
-// specLoader serves packages from their JSON specs, counting requests by name.
-type specLoader struct {
-	specs    map[string]string
-	requests map[string]int
-}
-
-func newSpecLoader(t *testing.T, specs ...string) *specLoader {
-	l := &specLoader{specs: map[string]string{}, requests: map[string]int{}}
-	for _, s := range specs {
-		var head struct{ Name string }
-		if err := json.Unmarshal([]byte(s), &head); err != nil {
-			t.Fatal(err)
-		}
-		l.specs[head.Name] = s
-	}
-	return l
-}
-
-func (l *specLoader) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) {
-	l.requests[name]++
-	s, ok := l.specs[name]
-	if !ok {
-		return nil, fmt.Errorf("no schema for package %q", name)
-	}
-	var spec schema.PackageSpec
-	if err := json.Unmarshal([]byte(s), &spec); err != nil {
-		return nil, err
-	}
-	return schema.ImportSpec(spec, nil, l, schema.ValidationOptions{})
-}
-
-func (l *specLoader) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
-	return l.LoadPackage(d.Name, d.Version)
-}
-
-func (l *specLoader) LoadPackageReference(name string, v *semver.Version) (schema.PackageReference, error) {
-	p, err := l.LoadPackage(name, v)
-	if err != nil {
-		return nil, err
-	}
-	return p.Reference(), nil
-}
-
-func (l *specLoader) LoadPackageReferenceV2(
-	ctx context.Context, d *schema.PackageDescriptor,
-) (schema.PackageReference, error) {
-	return l.LoadPackageReference(d.Name, d.Version)
-}
-
-// serveLoader serves loader over gRPC the way the engine does for GenerateProgram, returning the
-// address to put in LoaderTarget.
-func serveLoader(t *testing.T, loader schema.ReferenceLoader) string {
-	t.Helper()
-	stop := make(chan bool)
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: stop,
-		Init: func(srv *grpc.Server) error {
-			codegenrpc.RegisterLoaderServer(srv, schema.NewLoaderServer(loader))
-			return nil
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		close(stop)
-		<-handle.Done
-	})
-	return fmt.Sprintf("127.0.0.1:%d", handle.Port)
-}
-
 // What `pulumi import --generate-code` sends for one imported resource, protected.
 const importedPCL = `resource myWidget "toy:index:Widget" {
     __logicalName = "my-widget"
@@ -127,10 +52,10 @@ const importedPCL = `resource myWidget "toy:index:Widget" {
 `
 
 func TestGenerateProgramWritesTypeScriptThroughTheEnginesLoader(t *testing.T) {
-	loader := newSpecLoader(t, toySchema)
+	loader := hostkittest.NewSpecLoader(t, toySchema)
 	resp, err := newLanguageHost("", "").GenerateProgram(context.Background(), &pulumirpc.GenerateProgramRequest{
 		Source:       map[string]string{"main.pp": importedPCL},
-		LoaderTarget: serveLoader(t, loader),
+		LoaderTarget: hostkittest.ServeLoader(t, loader),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +65,7 @@ func TestGenerateProgramWritesTypeScriptThroughTheEnginesLoader(t *testing.T) {
 			t.Fatalf("error diagnostic: %s: %s", d.GetSummary(), d.GetDetail())
 		}
 	}
-	if loader.requests["toy"] == 0 {
+	if loader.Requests["toy"] == 0 {
 		t.Fatal("the toy schema was never asked of the loader")
 	}
 	ts := string(resp.GetSource()["index.ts"])
@@ -162,7 +87,7 @@ func TestGenerateProgramWritesTypeScriptThroughTheEnginesLoader(t *testing.T) {
 }
 
 func TestGenerateProgramReportsBindAndParseErrorsAsDiagnostics(t *testing.T) {
-	target := serveLoader(t, newSpecLoader(t, toySchema))
+	target := hostkittest.ServeLoader(t, hostkittest.NewSpecLoader(t, toySchema))
 	cases := map[string]string{
 		"unknown property": `resource w "toy:index:Widget" {
     name = "x"
@@ -214,7 +139,7 @@ output widgetName {
 		SourceDirectory: src,
 		TargetDirectory: out,
 		Project:         `{"name":"converted","runtime":"yaml"}`,
-		LoaderTarget:    serveLoader(t, newSpecLoader(t, toySchema)),
+		LoaderTarget:    hostkittest.ServeLoader(t, hostkittest.NewSpecLoader(t, toySchema)),
 		Strict:          true,
 	})
 	if err != nil {
@@ -274,7 +199,7 @@ func TestLinkAddsTheSDKAsAFileDependency(t *testing.T) {
 	sdkDir := filepath.Join(dir, "sdks", "toy")
 	resp, err := newLanguageHost("", "").Link(context.Background(), &pulumirpc.LinkRequest{
 		Info:         &pulumirpc.ProgramInfo{ProgramDirectory: dir, RootDirectory: dir, EntryPoint: ".", Options: opts},
-		LoaderTarget: serveLoader(t, newSpecLoader(t, toySchema)),
+		LoaderTarget: hostkittest.ServeLoader(t, hostkittest.NewSpecLoader(t, toySchema)),
 		Packages: []*pulumirpc.LinkRequest_LinkDependency{
 			{Path: sdkDir, Package: &pulumirpc.PackageDependency{Name: "toy", Kind: "resource", Version: "1.2.3"}},
 		},

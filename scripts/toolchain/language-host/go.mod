@@ -9,6 +9,7 @@ require (
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 	google.golang.org/grpc v1.83.1
 	google.golang.org/protobuf v1.36.12
+	pulumi-mediahost.local/toolchain/hostkit v0.0.0
 )
 
 require (
@@ -136,3 +137,6 @@ require (
 // sdk/v3's golang.org/x/text replace is not among them: pkg requires x/text v0.41.0, which is what
 // those builds use.
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
+
+// what this host shares with ../dotnet-host (provision.sh hashes it with this module's sources)
+replace pulumi-mediahost.local/toolchain/hostkit => ../hostkit

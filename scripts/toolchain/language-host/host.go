@@ -21,6 +21,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
+	"pulumi-mediahost.local/toolchain/hostkit"
 )
 
 // bailExitCode is what @pulumi/pulumi's cmd/run exits with after it has already printed an
@@ -28,32 +29,18 @@ import (
 const bailExitCode = 32
 
 type languageHost struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
+	*hostkit.Plugin // GetPluginInfo, Handshake and the engine's address
 
 	tracing string
 
-	mu         sync.Mutex
-	engineAddr string
-	children   map[*os.Process]struct{}
+	mu       sync.Mutex
+	children map[*os.Process]struct{}
 }
 
 func newLanguageHost(engineAddr, tracing string) *languageHost {
-	return &languageHost{engineAddr: engineAddr, tracing: tracing, children: map[*os.Process]struct{}{}}
-}
-
-func (h *languageHost) Handshake(
-	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.mu.Lock()
-		h.engineAddr = req.GetEngineAddress()
-		h.mu.Unlock()
+	return &languageHost{
+		Plugin: hostkit.NewPlugin(version, engineAddr), tracing: tracing, children: map[*os.Process]struct{}{},
 	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *languageHost) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
 }
 
 func (h *languageHost) RuntimeOptionsPrompts(
@@ -199,16 +186,12 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
 
-	h.mu.Lock()
-	engineAddr := h.engineAddr
-	h.mu.Unlock()
-
 	nodeArgs, err := shellSplit(opts.nodeArgs)
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: fmt.Sprintf("invalid nodeargs runtime option: %v", err)}, nil
 	}
 	args := append(nodeArgs, runPath)
-	args = append(args, runFlags(req, engineAddr, programDir, h.tracing)...)
+	args = append(args, runFlags(req, h.EngineAddr(), programDir, h.tracing)...)
 	args = append(args, entryPoint)
 	args = append(args, req.GetArgs()...)
 

@@ -16,10 +16,10 @@ func TestParseArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.engineAddr != "127.0.0.1:1234" || got.tracing != "http://t" || got.showVersion {
+	if got.EngineAddr != "127.0.0.1:1234" || got.tracing != "http://t" || got.ShowVersion {
 		t.Fatalf("unexpected %+v", got)
 	}
-	if v, _ := parseArgs("language-host", []string{"-version"}); !v.showVersion {
+	if v, _ := parseArgs("language-host", []string{"-version"}); !v.ShowVersion {
 		t.Fatal("-version not recognised")
 	}
 	if _, err := parseArgs("language-host", []string{"-runtime", "python"}); err == nil {

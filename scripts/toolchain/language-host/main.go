@@ -15,161 +15,66 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"strings"
-	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
+	"pulumi-mediahost.local/toolchain/hostkit"
 )
 
 // version is overridden at build time (-ldflags "-X main.version=...") by provision.sh.
 var version = "0.0.0-dev"
 
 type cliArgs struct {
-	language    string // nodejs, or an SDK-only language (sdkOnlyLanguages)
-	showVersion bool
-	tracing     string
-	engineAddr  string
+	hostkit.Command
+	language string // nodejs, or an SDK-only language (sdkOnlyLanguages)
+	tracing  string
 }
 
-// parseArgs accepts Go-style flags (-x, --x, -x=v, -x v). Unknown flags are tolerated because the
-// engine may pass logging flags (--logtostderr, -v=N) that this host has no use for.
-// The language is the binary's (argv0, see languageFromName) unless -language says otherwise.
+// flagsWithValues are the flags that take a value.
+var flagsWithValues = map[string]bool{
+	"tracing": true, "language": true, "runtime": true,
+	// Older engines pass these as flags; the same settings now arrive in ProgramInfo.Options.
+	"root": true, "typescript": true, "tsconfig": true, "nodeargs": true, "packagemanager": true,
+}
+
+// parseArgs reads the engine's command line. The language is the binary's (argv0, see
+// languageFromName) unless -language says otherwise.
 func parseArgs(argv0 string, args []string) (cliArgs, error) {
 	out := cliArgs{language: languageFromName(argv0)}
 	runtime := ""
-	var positional []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			positional = append(positional, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			positional = append(positional, a)
-			continue
-		}
-		name := strings.TrimLeft(a, "-")
-		value, hasValue := "", false
-		if eq := strings.IndexByte(name, '='); eq >= 0 {
-			name, value, hasValue = name[:eq], name[eq+1:], true
-		}
-		takeValue := func() (string, error) {
-			if hasValue {
-				return value, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("flag -%s needs a value", name)
-			}
-			i++
-			return args[i], nil
-		}
-		switch name {
-		case "version":
-			out.showVersion = !hasValue || value == "true"
+	takesValue := func(name string) bool { return flagsWithValues[name] }
+	cmd, err := hostkit.ParseCommand(args, takesValue, func(f hostkit.Flag) error {
+		switch f.Name {
 		case "tracing":
-			v, err := takeValue()
-			if err != nil {
-				return out, err
-			}
-			out.tracing = v
+			out.tracing = f.Value
 		case "language":
-			v, err := takeValue()
-			if err != nil {
-				return out, err
+			if f.Value != "nodejs" && !sdkOnlyLanguages[f.Value] {
+				return fmt.Errorf("unsupported language %q: this host serves nodejs, python and go", f.Value)
 			}
-			if v != "nodejs" && !sdkOnlyLanguages[v] {
-				return out, fmt.Errorf("unsupported language %q: this host serves nodejs, python and go", v)
-			}
-			out.language = v
+			out.language = f.Value
 		case "runtime":
-			v, err := takeValue()
-			if err != nil {
-				return out, err
-			}
-			runtime = v
-		case "root", "typescript", "tsconfig", "nodeargs", "packagemanager":
-			// Older engines pass these as flags; the same settings now arrive in ProgramInfo.Options.
-			if _, err := takeValue(); err != nil {
-				return out, err
-			}
-		default:
-			// Unknown flag: treat as boolean unless written -x=v.
+			runtime = f.Value
 		}
+		return nil
+	})
+	out.Command = cmd
+	if err == nil && runtime != "" && runtime != out.language {
+		err = fmt.Errorf("unsupported runtime %q: this host serves %s", runtime, out.language)
 	}
-	if runtime != "" && runtime != out.language {
-		return out, fmt.Errorf("unsupported runtime %q: this host serves %s", runtime, out.language)
-	}
-	if len(positional) > 0 {
-		out.engineAddr = positional[0]
-	}
-	return out, nil
+	return out, err
 }
 
 func main() {
 	args, err := parseArgs(os.Args[0], os.Args[1:])
 	name := "pulumi-language-" + args.language
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		os.Exit(2)
+		hostkit.Fail(name, 2, err)
 	}
-	if args.showVersion {
-		fmt.Println(version)
+	if args.language != "nodejs" {
+		host := newSDKOnlyHost(args.language, args.EngineAddr)
+		hostkit.Serve(name, version, args.Command, host, host.ServerOptions(), nil)
 		return
 	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if args.engineAddr != "" {
-		// Stop serving when the engine goes away, so an orphaned host does not linger.
-		if err := rpcutil.Healthcheck(ctx, args.engineAddr, 5*time.Minute, cancel); err != nil {
-			fmt.Fprintf(os.Stderr, "%s: could not start health check: %v\n", name, err)
-			os.Exit(1)
-		}
-	}
-
-	stop := make(chan bool)
-	var server pulumirpc.LanguageRuntimeServer
-	var options []grpc.ServerOption
-	if args.language == "nodejs" {
-		host := newLanguageHost(args.engineAddr, args.tracing)
-		server = host
-		go func() {
-			<-ctx.Done()
-			host.interruptAll()
-			close(stop)
-		}()
-	} else {
-		host := newSDKOnlyHost(args.language, args.engineAddr)
-		server, options = host, host.serverOptions()
-		go func() {
-			<-ctx.Done()
-			close(stop)
-		}()
-	}
-
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: stop,
-		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, server)
-			return nil
-		},
-		Options: options,
-	})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: could not start gRPC server: %v\n", name, err)
-		os.Exit(1)
-	}
-
-	// The engine reads the port from our first line of stdout.
-	fmt.Printf("%d\n", handle.Port)
-
-	if err := <-handle.Done; err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		os.Exit(1)
-	}
+	host := newLanguageHost(args.EngineAddr, args.tracing)
+	hostkit.Serve(name, version, args.Command, host, nil, host.interruptAll)
 }
