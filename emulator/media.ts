@@ -4,9 +4,21 @@ import { imageSize } from "image-size";
 import { lookup } from "mime-types";
 import type { FileContent, MediaInfo } from "./tree";
 
-/** By extension first (what a CDN does), else what the source said, else octet-stream. */
-export function contentTypeOf(path: string, declared?: string | null): string {
-  return lookup(path) || declared?.split(";")[0]?.trim() || "application/octet-stream";
+/** Which comes first: the type the name's extension gives, or the one the source declared. */
+export type TypeFirst = "extension" | "declared";
+
+/**
+ * By extension first for a fetch (what a CDN does), by what an upload declared first (it is sent
+ * with the file: docs/api.md#uploads-and-fetches); else the other; else octet-stream.
+ */
+export function contentTypeOf(
+  path: string,
+  declared?: string | null,
+  first: TypeFirst = "extension",
+): string {
+  const given = declared?.split(";")[0]?.trim() || undefined;
+  const byName = lookup(path) || undefined;
+  return (first === "declared" ? (given ?? byName) : (byName ?? given)) ?? "application/octet-stream";
 }
 
 /** Media the service describes with dimensions and a duration; anything else has `meta: {}`. */
@@ -36,7 +48,8 @@ export function fileContent(
   head: Buffer,
   path: string,
   declared?: string | null,
+  first: TypeFirst = "extension",
 ): FileContent {
-  const contentType = contentTypeOf(path, declared);
+  const contentType = contentTypeOf(path, declared, first);
   return { blob, size, contentType, media: mediaInfo(head, contentType) };
 }

@@ -55,7 +55,7 @@ export function createTusServer(ctx: Context, directory: string): Server {
       const { hash, size } = await blobs.putFile(join(directory, upload.id));
       try {
         const head = await blobs.head(hash, HEAD_BYTES);
-        const content = fileContent(hash, size, head, filename, upload.metadata?.filetype);
+        const content = fileContent(hash, size, head, filename, upload.metadata?.filetype, "declared");
         await ctx.store.commit({ type: "writeFile", account, path: filename, content, time: Date.now() });
         return {};
       } catch (e) {

@@ -176,28 +176,6 @@ export function mapsOf(operation: string): (path: string[]) => boolean {
   return (path) => maps.has(path.join("."));
 }
 
-/** Content types by extension, for `content-type-sniffed`. */
-const BY_EXTENSION: Record<string, string> = {
-  txt: "text/plain",
-  json: "application/json",
-  html: "text/html",
-  css: "text/css",
-  js: "text/javascript",
-  svg: "image/svg+xml",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  mp4: "video/mp4",
-};
-
-export function sniffedType(path: string): string | null {
-  const dot = path.lastIndexOf(".");
-  if (dot < 0 || dot < path.lastIndexOf("/")) return null;
-  return BY_EXTENSION[path.slice(dot + 1).toLowerCase()] ?? null;
-}
-
 /** What a gateway in front answers when it cannot reach the service (`gateway-502`). */
 export const GATEWAY_PAGE =
   "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n" +

@@ -8,10 +8,9 @@ import { signJwt } from "../auth";
 import type { Context } from "../context";
 import { ApiError, badRequest, FsError, httpError, notFound } from "../errors";
 import type { Job } from "../jobs";
-import { fileContent } from "../media";
+import { fileContent, type TypeFirst } from "../media";
 import { scroll, search } from "../search";
 import type { TreeNode } from "../tree";
-import { sniffedType } from "../variants";
 import { cleanPath, type Handlers, Raw, seconds } from "./types";
 
 type FileOps =
@@ -171,11 +170,12 @@ async function storeFile(
   path: string,
   data: Buffer,
   declaredType: string | null,
+  first: TypeFirst = "extension",
 ): Promise<void> {
   const blobs = ctx.world.blobs;
   const hash = await blobs.put(data);
   try {
-    const content = fileContent(hash, data.length, data, path, declaredType);
+    const content = fileContent(hash, data.length, data, path, declaredType, first);
     await ctx.store.commit({ type: "writeFile", account: account.alias, path, content, time: Date.now() });
   } finally {
     blobs.release(hash);
@@ -375,9 +375,16 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
     const filename = cleanPath(query.filename, "filename");
     const data = Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength);
     const declared = body.contentType === "application/octet-stream" ? null : (body.contentType ?? null);
-    const contentType = ctx.plays("content-type-sniffed") ? sniffedType(filename) : declared;
+    const sniffed = ctx.plays("content-type-sniffed");
     if (ctx.plays("upload-no-mkdir")) account.tree.requireDir(parentOf(filename));
-    await storeFile(ctx, account, filename, data, contentType);
+    await storeFile(
+      ctx,
+      account,
+      filename,
+      data,
+      sniffed ? null : declared,
+      sniffed ? "extension" : "declared",
+    );
   },
   getTusLocations: ({ ctx }) =>
     ctx.plays("tus-bare") ? TUS_LOCATIONS.map((name) => ({ name })) : TUS_LOCATIONS,
