@@ -33,22 +33,24 @@ function run(
   args: string[],
   baseUrl: string,
   onSpawn?: (child: ChildProcess) => void,
+  stdin?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [DOCTOR, "--base-url", baseUrl, "--client-id", "demo-client", ...args],
       {
-        env: { ...process.env, MEDIAHOST_CLIENT_SECRET: CLIENT_SECRET },
-        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, MEDIAHOST_CLIENT_SECRET: stdin === undefined ? CLIENT_SECRET : "" },
+        stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       },
     );
+    if (stdin !== undefined) child.stdin?.end(stdin);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => {
+    child.stdout?.on("data", (d) => {
       stdout += d;
     });
-    child.stderr.on("data", (d) => {
+    child.stderr?.on("data", (d) => {
       stderr += d;
     });
     child.on("error", reject);
@@ -164,6 +166,15 @@ describe("mediahost-doctor", () => {
           expect(row?.answered).toBe(`fetching.http.auth.password in clear (${PASSWORD.length} characters)`);
       }
     }
+  });
+
+  it("takes the secret from stdin with --client-secret-stdin, and refuses a wrong one with exit 1", async () => {
+    const good = await run(["--client-secret-stdin"], emulator.url, undefined, `${CLIENT_SECRET}\n`);
+    expect(good.code, good.stderr).toBe(0);
+    const wrong = await run(["--client-secret-stdin"], emulator.url, undefined, "not-the-secret\n");
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/POST \/v2\/token: the service gave no token: 401/);
+    expect(wrong.stderr).not.toContain("not-the-secret");
   });
 
   it("refuses a write probe of / or of a folder that exists, with exit 2", async () => {
