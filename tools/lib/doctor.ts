@@ -650,6 +650,10 @@ async function writeProbe(
     }
   } finally {
     const left = await removeAll(wire, [...made], say);
+    const after = await wire
+      .call("GET", "/v2/files/stat", { query: { filename: prefix } })
+      .catch(() => undefined);
+    if (after && !isNoSuchFile(after) && !left.includes(prefix)) left.push(prefix);
     const cleanRow = expect("probe-cleanup");
     if (left.length) cleanRow.no(`could not remove ${list(left)}: remove them by hand`);
     else cleanRow.documented(`removed the ${made.size} paths it made`);
@@ -694,7 +698,7 @@ async function removeAll(wire: Wire, paths: string[], say: (line: string) => voi
   return left;
 }
 
-const WIDTHS = [40, 38, 50, 24];
+const WIDTHS = [44, 36, 48, 24];
 
 /** `text` in lines of at most `width` characters, broken between words where it can be. */
 function wrap(text: string, width: number): string[] {
