@@ -726,7 +726,7 @@ function wrap(text: string, width: number): string[] {
 /** The report as a table, one row per fact, its cells wrapped. */
 export function renderTable(report: DoctorReport): string {
   const header = [
-    "fact (docs/api.md#section)",
+    "fact (section of docs/api.md)",
     "docs/api.md expects",
     "the service answered",
     "provider handles it",
