@@ -148,6 +148,13 @@ const DOCUMENTED: Record<string, Record<string, z.ZodType>> = {
   getMeta: { product: schemas.Product },
 };
 
+/** `where: path` of each field of a JSON answer that neither the contract nor docs/api.md names. */
+function undocumentedIn(operation: keyof typeof operations, answer: Answer, where: string): string[] {
+  const { response } = operations[operation];
+  if (answer.json === undefined || typeof response === "string") return [];
+  return undocumentedKeys(answer.json, response, DOCUMENTED[operation] ?? {}).map((k) => `${where}: ${k}`);
+}
+
 class Facts {
   readonly rows: Fact[] = [];
   add(id: string, section: string, fact: string, expects: string): Row {
@@ -180,12 +187,8 @@ export async function runDoctor(options: DoctorOptions, secrets: Secrets): Promi
   const wire = new Wire(credentials.baseUrl, say);
   const facts = new Facts();
   const extras: string[] = [];
-  const walk = (operation: keyof typeof DOCUMENTED | string, answer: Answer, where: string) => {
-    const spec = operations[operation as keyof typeof operations];
-    if (answer.json === undefined || typeof spec.response === "string") return;
-    for (const k of undocumentedKeys(answer.json, spec.response, DOCUMENTED[operation] ?? {}))
-      extras.push(`${where}: ${k}`);
-  };
+  const walk = (operation: keyof typeof operations, answer: Answer, where: string) =>
+    extras.push(...undocumentedIn(operation, answer, where));
   const schemaRow = (
     id: string,
     section: string,
@@ -608,7 +611,7 @@ async function writeProbe(
     const o2 = await setOptions({ allowListing: false });
     check();
     const opts = await wire.call("GET", "/v2/files/options", { query: { filename: prefix } });
-    walk(opts);
+    extras.push(...undocumentedIn("getFolderOptions", opts, `folder options of ${prefix}`));
     const got = asObject(opts.json) ?? {};
     const shownOpts = JSON.stringify(opts.json);
     if (!succeeded(o1) || !succeeded(o2)) optionsRow.no(`POST: ${said(succeeded(o1) ? o2 : o1)}`);
@@ -666,13 +669,6 @@ async function writeProbe(
         `204 on ${writes.filter((s) => s === 204).length} of ${writes.length} writes`,
       );
     else statusRow.no(list(statuses.map(String)));
-  }
-
-  function walk(a: Answer) {
-    const spec = operations.getFolderOptions;
-    if (a.json !== undefined)
-      for (const k of undocumentedKeys(a.json, spec.response as z.ZodType))
-        extras.push(`folder options: ${k}`);
   }
 }
 
