@@ -147,6 +147,16 @@ describe("mediahost-doctor", () => {
     },
   );
 
+  it("repeats writes a gateway answered 502, and still leaves nothing behind", async () => {
+    emulator.control.setVariants(["gateway-502", "writes-204"]);
+    const before = tree();
+    const report = await doctor("/mediahost-doctor");
+    expect(report.ok, JSON.stringify(report.facts.filter((f) => f.handled === "NO"))).toBe(true);
+    const named = report.facts.filter((f) => f.handled === "yes").map((f) => f.variant);
+    expect(named).toEqual(expect.arrayContaining(["gateway-502", "writes-204"]));
+    expect(tree()).toEqual(before);
+  });
+
   it("exits 0 and prints no secret, as a table and as JSON, whether secrets come back masked or in clear", async () => {
     for (const variants of [[], ["secrets-masked"], ["secrets-clear"]] as VariantName[][]) {
       emulator.control.setVariants(variants);
