@@ -118,7 +118,7 @@ async function main(argv: string[]): Promise<number> {
       "mediahost:clientSecret": values["client-secret-stdin"] ? await readStdin() : undefined,
     };
     const config = (key: string) => flags[key] ?? stack[key];
-    for (const key of ["mediahost:clientSecret", "mediahost:accounts"]) secrets.add(config(key));
+    secrets.add(config("mediahost:clientSecret"));
     secrets.add(process.env.MEDIAHOST_CLIENT_SECRET);
     let credentials: ReturnType<typeof credentialsFor>;
     try {
@@ -147,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
     return report.ok ? 0 : 1;
   } catch (err) {
     if (err instanceof Interrupted || stopSignal) {
-      progress("interrupted; the probe removed what it made");
+      progress(`interrupted by ${stopSignal ?? "a signal"}`);
       return stopSignal === "SIGTERM" ? 143 : 130;
     }
     progress(`error: ${err instanceof Error ? err.message : String(err)}`);

@@ -198,28 +198,35 @@ describe("mediahost-doctor", () => {
     expect(tree()).toEqual(before);
   });
 
-  it("removes what the probe made when interrupted with SIGINT, and exits 130", async () => {
-    const before = tree();
-    let sent = false;
-    let stop: (() => void) | undefined;
-    const { code, stderr } = await run(
-      ["--write-probe", "/mediahost-doctor-sigint"],
-      emulator.url,
-      (child) => {
-        stop = emulator.control.watchRequests((entry) => {
-          if (!sent && entry.operation === "mkdir") {
-            sent = true;
-            child.kill("SIGINT");
-          }
-        });
-      },
-    );
-    stop?.();
-    expect(sent).toBe(true);
-    expect(code, stderr).toBe(130);
-    expect(stderr).toMatch(/removed the \d+ paths the probe made/);
-    expect(tree()).toEqual(before);
-  });
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "removes what the probe made when sent %s right after its first mkdir, and exits %i",
+    async (signal, exit) => {
+      const before = tree();
+      let sent = false;
+      let stop: (() => void) | undefined;
+      const { code, stderr } = await run(
+        ["--write-probe", `/mediahost-doctor-${signal.toLowerCase()}`],
+        emulator.url,
+        (child) => {
+          stop = emulator.control.watchRequests((entry) => {
+            if (!sent && entry.operation === "mkdir") {
+              sent = true;
+              child.kill(signal);
+            }
+          });
+        },
+      );
+      stop?.();
+      expect(sent).toBe(true);
+      expect(code, stderr).toBe(exit);
+      expect(stderr).toMatch(/removed the \d+ paths the probe made/);
+      expect(stderr).toContain(`interrupted by ${signal}`);
+      expect(tree()).toEqual(before);
+    },
+  );
 
   describe("behind a proxy that rewrites the account answer", () => {
     let proxy: Server;
