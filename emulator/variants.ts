@@ -116,7 +116,7 @@ export const VARIANTS = {
   },
   "extra-fields": {
     section: "errors",
-    plays: "every JSON answer grows fields nobody documents, at every level of every object",
+    plays: "every GET answer grows fields nobody documents, at every level of every object",
   },
   "gateway-502": {
     section: "errors",
