@@ -90,7 +90,10 @@ export function maxGatherMs(scarce: boolean): number {
   return scarce ? SCARCE_MAX_WAIT_MS : GATHER_MAX_WAIT_MS;
 }
 
-/** The gap between changes arriving together, smoothed; a gap longer than the longest quiet spell starts a new burst. */
+/**
+ * The gap between changes arriving together, smoothed; a gap longer than the longest quiet spell
+ * starts a new burst.
+ */
 export function nextArrivalGap(
   gapMs: number | undefined,
   lastChangeAt: number,
