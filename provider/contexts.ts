@@ -42,11 +42,39 @@ export function adoptHint(what: string, account: string): string {
   );
 }
 
-export class Creation implements CreateContext {
+/** What the context of a create and of a delete share: the account, once known, and the log. */
+abstract class StepContext {
+  protected ctx?: AccountContext;
+  protected alias?: string;
+
+  constructor(protected readonly resource: string) {}
+
+  get client(): MediahostClient {
+    return this.account.client;
+  }
+
+  get account(): AccountContext {
+    if (!this.ctx) throw new Error(`${this.resource}: the account is not open yet`);
+    return this.ctx;
+  }
+
+  get accountAlias(): string {
+    if (this.alias === undefined)
+      throw new Error(`${this.resource}: the account is not known yet (landed() first)`);
+    return this.alias;
+  }
+
+  info(message: string): void {
+    log.info(message);
+  }
+
+  warn(message: string): void {
+    log.warn(message);
+  }
+}
+
+export class Creation extends StepContext implements CreateContext {
   readonly id: string;
-  private readonly ctx: AccountContext;
-  private readonly resource: string;
-  private alias?: string;
   private hasLanded = false;
   private journal?: StackJournal;
   /** An earlier run of this stack noted this create and never saw it saved. */
@@ -58,9 +86,9 @@ export class Creation implements CreateContext {
     private readonly kind: Kind,
     private readonly inputs: Props,
   ) {
+    super(describe(kind, inputs));
     this.ctx = session.context(inputs.account as string | undefined);
     this.id = kind.id(inputs as never);
-    this.resource = describe(kind, inputs);
   }
 
   /**
@@ -79,35 +107,13 @@ export class Creation implements CreateContext {
     return this.finish(extra);
   }
 
-  // ---- the context the kind sees -------------------------------------------------------------------
-
-  get client() {
-    return this.ctx.client;
-  }
-
-  get account() {
-    return this.ctx;
-  }
-
-  get accountAlias(): string {
-    if (this.alias === undefined)
-      throw new Error(`${this.resource}: the account is not known yet (landed() first)`);
-    return this.alias;
-  }
-
-  info(message: string): void {
-    log.info(message);
-  }
-
-  warn(message: string): void {
-    log.warn(message);
-  }
+  // ---- the context the kind sees (with StepContext's) ---------------------------------------------
 
   landed(accountAlias: string): void {
     if (this.hasLanded) return;
     this.hasLanded = true;
     this.alias = accountAlias;
-    this.journal = this.session.journal(this.ctx, accountAlias);
+    this.journal = this.session.journal(this.account, accountAlias);
     this.earlier = this.journal?.beginCreate(this.kind.name, this.id) ?? false;
   }
 
@@ -141,7 +147,7 @@ export class Creation implements CreateContext {
    * which learns it on the read it makes just before writing (and calls `landed`).
    */
   private async learnAccount(): Promise<void> {
-    if (!this.kind.viaAccountWriter) this.landed(await this.ctx.alias(undefined, this.resource));
+    if (!this.kind.viaAccountWriter) this.landed(await this.account.alias(undefined, this.resource));
   }
 
   /**
@@ -150,10 +156,14 @@ export class Creation implements CreateContext {
    */
   private async takeFromReplaced(): Promise<{ id: string; outs: Props } | undefined> {
     if (!this.session.replacing(this.kind, this.id)) return undefined;
-    const alias = this.alias ?? (await this.ctx.alias(undefined, this.resource));
-    const holder = this.session.replacedHolder(this.kind, this.id, this.ctx, alias);
+    const alias = this.alias ?? (await this.account.alias(undefined, this.resource));
+    const holder = this.session.replacedHolder(this.kind, this.id, this.account, alias);
     if (!holder) return undefined;
-    const extra = await this.kind.update(kindContext(this.ctx, alias), holder as never, this.inputs as never);
+    const extra = await this.kind.update(
+      kindContext(this.account, alias),
+      holder as never,
+      this.inputs as never,
+    );
     const claim = this.claim(alias);
     const outs = {
       ...this.inputs,
@@ -187,8 +197,8 @@ export class Creation implements CreateContext {
 
   /** Records that this resource now holds the object, for this run and (in the journal) later ones. */
   private claim(alias: string): string {
-    const token = this.session.claim(this.ctx.client.baseUrl, alias, this.kind.name, this.id);
-    this.session.journal(this.ctx, alias)?.claim(this.kind.name, this.id, token);
+    const token = this.session.claim(this.account.client.baseUrl, alias, this.kind.name, this.id);
+    this.session.journal(this.account, alias)?.claim(this.kind.name, this.id, token);
     return token;
   }
 }
@@ -198,8 +208,7 @@ export class Creation implements CreateContext {
  * contains this one is leaving in this run, and whether the kind chose to leave the object in
  * place as this stack's ("kept").
  */
-export class Deletion implements DeleteContext {
-  private opened?: { ctx: AccountContext; alias: string };
+export class Deletion extends StepContext implements DeleteContext {
   private leaving = false;
   /** Why the kind left the object in place, if it did. */
   keptBecause?: string;
@@ -209,7 +218,9 @@ export class Deletion implements DeleteContext {
     private readonly kind: Kind,
     private readonly id: string,
     private readonly olds: State,
-  ) {}
+  ) {
+    super(describe(kind, olds));
+  }
 
   /**
    * The delete, in order: the account is opened; an object another resource of the stack holds
@@ -218,11 +229,11 @@ export class Deletion implements DeleteContext {
    */
   async run(): Promise<void> {
     const { kind, id, olds } = this;
-    this.opened = await openRecorded(this.session, kind, id, olds, olds.account);
+    const { ctx, alias } = await openRecorded(this.session, kind, id, olds, olds.account);
+    this.ctx = ctx;
+    this.alias = alias;
     if (this.claimedByAnother()) {
-      log.info(
-        `${describe(kind, olds)}: another resource of this stack holds the object now; leaving it in place`,
-      );
+      log.info(`${this.resource}: another resource of this stack holds the object now; leaving it in place`);
       return;
     }
     this.leaving = this.session.containerLeaving(this.accountAlias, kind, id);
@@ -234,30 +245,8 @@ export class Deletion implements DeleteContext {
 
   // ---- the context the kind sees -------------------------------------------------------------------
 
-  get client(): MediahostClient {
-    return this.account.client;
-  }
-
-  get account(): AccountContext {
-    if (!this.opened) throw new Error(`${describe(this.kind, this.olds)}: the account is not open yet`);
-    return this.opened.ctx;
-  }
-
-  get accountAlias(): string {
-    if (!this.opened) throw new Error(`${describe(this.kind, this.olds)}: the account is not open yet`);
-    return this.opened.alias;
-  }
-
   get containerLeaving(): boolean {
     return this.leaving;
-  }
-
-  info(message: string): void {
-    log.info(message);
-  }
-
-  warn(message: string): void {
-    log.warn(message);
   }
 
   keep(reason: string): void {
