@@ -48,7 +48,7 @@ export function isRemoval(change: AccountChange): boolean {
 }
 
 /** The fields of an alias entry that an update may carry: everything else is read-only. */
-export function writableAlias(entry: Record<string, unknown> | undefined): AliasUpdate {
+function writableAlias(entry: Record<string, unknown> | undefined): AliasUpdate {
   const out: AliasUpdate = {};
   if (typeof entry?.prefix === "string") out.prefix = entry.prefix;
   if (typeof entry?.cdn === "boolean") out.cdn = entry.cdn;
@@ -60,7 +60,7 @@ export function writableAlias(entry: Record<string, unknown> | undefined): Alias
  * What a read back shows of a written `fetching`: the secrets are write-only. (What a kind
  * manages of a read's `fetching` is another matter: provider/resources/account-settings.ts.)
  */
-export function fetchingAsReadBack(fetching: NonNullable<Settings["fetching"]>): unknown {
+function fetchingAsReadBack(fetching: NonNullable<Settings["fetching"]>): unknown {
   const auth = fetching.http?.auth;
   return {
     enabled: fetching.enabled,
@@ -74,7 +74,7 @@ export function fetchingAsReadBack(fetching: NonNullable<Settings["fetching"]>):
 }
 
 /** Whether `live` holds every value `written` names (keys `written` leaves out are not judged). */
-export function holds(live: unknown, written: unknown): boolean {
+function holds(live: unknown, written: unknown): boolean {
   if (written === undefined) return true;
   if (written === null || typeof written !== "object" || Array.isArray(written)) {
     return canonical(live) === canonical(written);

@@ -7,7 +7,7 @@
 import type { MediahostClient } from "../client";
 import type { RemovalRule } from "./account-object";
 
-export const ACCOUNT_UPDATE_COUNTER = "rest:post:account";
+const ACCOUNT_UPDATE_COUNTER = "rest:post:account";
 /** At or below this many account updates left, the writer gathers changes for longer... */
 const SCARCE_REMAINING = 10;
 /** ...until none has come for this long... */
@@ -17,7 +17,7 @@ const SCARCE_MAX_WAIT_MS = 4_000;
 /** Otherwise a write waits for a quiet spell, but never longer than this. */
 const GATHER_MAX_WAIT_MS = 2_000;
 /** The shortest quiet spell: the engine sends its next steps within a few ms of a result. */
-export const MIN_QUIET_MS = 25;
+const MIN_QUIET_MS = 25;
 /** The quiet spell is this many times the gap seen between changes arriving together. */
 const QUIET_PER_GAP = 3;
 /** How often a gathering writer looks again (other operations may have finished). */
@@ -86,7 +86,7 @@ export function isScarce(counter: { remaining: number; reset: number } | undefin
 }
 
 /** The longest a gather lasts. */
-export function maxGatherMs(scarce: boolean): number {
+function maxGatherMs(scarce: boolean): number {
   return scarce ? SCARCE_MAX_WAIT_MS : GATHER_MAX_WAIT_MS;
 }
 
@@ -132,7 +132,7 @@ export function freshMs(roundTripMs: number | undefined): number {
 }
 
 /** The peak after seeing `underWay` operations at `now`. */
-export function notePeak(peak: Peak, underWay: number, now: number): Peak {
+function notePeak(peak: Peak, underWay: number, now: number): Peak {
   return underWay > peak.underWay ? { underWay, since: now } : peak;
 }
 
@@ -193,7 +193,7 @@ export function followMs(g: Gathering, peak: Peak): number {
  * The quiet spell a gather waits for: the writer's own, or, while others are at work, a few round
  * trips (one of them may still end and free a slot).
  */
-export function waitForQuietMs(g: Gathering): number {
+function waitForQuietMs(g: Gathering): number {
   const quiet = quietMs(g);
   return g.othersAtWork > 0 ? Math.max(quiet, OTHERS_ROUND_TRIPS * roundTrip(g)) : quiet;
 }
