@@ -1,9 +1,10 @@
 // The lifecycle every kind shares, for one provider process (one session), whichever face calls
 // it: input checks, the normalized diff, the account check, carrying `accountAlias`, read inputs
 // derived from the schema, "not found" meaning gone, the stack journal, takeovers between
-// resources of one stack, and one-line errors. A face (provider/dynamic.ts, provider/native/)
-// turns its protocol into these calls; a kind (provider/resources/*) declares only its schema, its
-// rules and its API calls, and is handed a context (provider/resources/kind.ts).
+// resources of one stack, and one-line errors. A face (provider/dynamic.ts, provider/native/, made
+// by provider/face.ts) turns its protocol into these calls; a create and a delete each go to one
+// object that runs their steps (provider/contexts.ts). A kind (provider/resources/*) declares only
+// its schema, its rules and its API calls, and is handed a context (provider/resources/kind.ts).
 //
 // Properties here are a resource's own: no face's bookkeeping (the dynamic face's `__provider`,
 // its kind and owner keys) reaches the lifecycle.
