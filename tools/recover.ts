@@ -26,6 +26,7 @@ import { readConfiguration } from "../provider/config";
 import { describe } from "../provider/lifecycle";
 import { kindByName } from "../provider/resources";
 import { Session } from "../provider/session";
+import { describeBackend } from "./lib/backend";
 import { fileBackendDir, repairEmptyAttrs } from "./lib/file-backend";
 import { type Deployment, importDocument, isNative, type PendingCreate, pendingCreates } from "./lib/pending";
 import { locatePulumi, pathWith } from "./lib/pulumi-cli";
@@ -101,20 +102,25 @@ async function main(argv: string[]): Promise<number> {
   const stack = values.stack ?? process.env.PULUMI_STACK;
   const cli = cliAt(locatePulumi(values.pulumi).binary, cwd, stack);
 
+  // any backend the CLI reaches (an object store, Pulumi Cloud, a directory): every step goes through
+  // the CLI, and the messages name the backend
+  const backendUrl = process.env.PULUMI_BACKEND_URL ?? (await whoami(cli));
+  const where = backendUrl ? describeBackend(backendUrl) : "the backend pulumi is logged in to";
+  const name = stack ?? (await cli.run(["stack", "--show-name"]).catch(() => "")).trim();
+  progress(`stack ${name || "(selected)"} on ${where}`);
   if (!values.print) {
     // a local file backend the kill left unreadable (an emptied .attrs file): repaired first
-    const backend = fileBackendDir(process.env.PULUMI_BACKEND_URL ?? (await whoami(cli)));
-    const name = stack ?? (await cli.run(["stack", "--show-name"]).catch(() => "")).trim();
-    if (backend && name) {
-      for (const file of await repairEmptyAttrs(backend, name))
+    const dir = fileBackendDir(backendUrl);
+    if (dir && name) {
+      for (const file of await repairEmptyAttrs(dir, name))
         progress(
           `removed ${file}: the interrupted run left it empty, and the backend could not load the stack`,
         );
     }
     // a lock left by the killed run: released (nothing to release is fine too)
     await cli.run(["cancel", "--yes"]).then(
-      () => progress("released the lock the interrupted update left"),
-      () => progress("no update in progress to cancel"),
+      () => progress(`released the lock the interrupted update left on ${where}`),
+      () => progress(`no update in progress to cancel on ${where}`),
     );
   }
   const deployment = JSON.parse(await cli.run(["stack", "export"])) as Deployment;
@@ -176,7 +182,7 @@ async function main(argv: string[]): Promise<number> {
     const file = join(dir, "deployment.json");
     await writeFile(file, JSON.stringify(pending.without), { mode: 0o600 });
     await cli.run(["stack", "import", "--file", file]);
-    progress("dropped the pending creates from the state");
+    progress(`dropped the pending creates from the state on ${where}`);
     // native resources the interrupted run made are taken in under their own URN, one at a time:
     // an object it never made (the service did not get that far) is left to the next up
     for (const { what, document } of imports) {
@@ -195,7 +201,7 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  progress("run `pulumi up` now");
+  progress(`run \`pulumi up\` now (stack ${name || "(selected)"} on ${where})`);
   return 0;
 }
 
