@@ -65,6 +65,19 @@ async function whoami(cli: Cli): Promise<string | undefined> {
   }
 }
 
+/** What a failed command said: stderr, else its error lines on stdout (where `pulumi import` puts them). */
+function whatItSaid(stdout: string, stderr: string): string {
+  if (stderr.trim()) return stderr.trim();
+  return [
+    ...new Set(
+      stdout
+        .split("\n")
+        .filter((l) => /^\s*error: /.test(l))
+        .map((l) => l.trim()),
+    ),
+  ].join("\n");
+}
+
 function cliAt(binary: string, cwd: string, stack: string | undefined): Cli {
   const env = { ...process.env, PATH: pathWith(binary) };
   return {
@@ -76,7 +89,11 @@ function cliAt(binary: string, cwd: string, stack: string | undefined): Cli {
           { cwd, env, maxBuffer: 256 << 20 },
           (err, stdout, stderr) =>
             err
-              ? fail(new Error(`pulumi ${args[0]} ${args[1] ?? ""}: ${stderr.trim() || err.message}`))
+              ? fail(
+                  new Error(
+                    `pulumi ${args[0]} ${args[1] ?? ""}: ${whatItSaid(stdout, stderr) || err.message}`,
+                  ),
+                )
               : ok(stdout),
         ),
       ),

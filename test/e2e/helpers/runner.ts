@@ -42,9 +42,15 @@ export async function freshRunner(
   files: Record<string, string> = {},
   /** Further paths of the repository the program reads (kept at the same place relative to it). */
   extra: string[] = [],
+  /**
+   * Where to check out (emptied first), for runners that check out at one path, as a CI service's
+   * runners do (a FileAsset outside the project directory is recorded by its absolute path).
+   */
+  at?: string,
 ): Promise<Runner> {
   const source = resolve(repoRoot, program);
-  const base = await mkdtemp(join(tmpdir(), `mediahost-runner-${basename(source)}-`));
+  if (at) await rm(at, { recursive: true, force: true });
+  const base = at ?? (await mkdtemp(join(tmpdir(), `mediahost-runner-${basename(source)}-`)));
   const dir = join(base, relative(repoRoot, source));
   await mkdir(dir, { recursive: true });
   for (const path of extra) await cp(join(repoRoot, path), join(base, path), { recursive: true });
