@@ -1,24 +1,23 @@
-// A real S3 object store for e2e tests: versitygw (Versity's S3 gateway), built once from its Go
-// module by scripts/toolchain/objectstore.sh into the toolchain cache, started by the test on a free
-// port of 127.0.0.1 over a POSIX directory, stopped at the end. Pulumi's DIY backend reaches it
-// with an s3:// URL, as it reaches AWS S3 or any S3-compatible store a team shares.
+// The S3 object store of the e2e tests (scripts/objectstore.ts: versitygw, built once from its Go
+// module by scripts/toolchain/objectstore.sh, started by the test on a free port of 127.0.0.1,
+// stopped at the end), and DIY backends in it, one prefix each.
 //
 // Usage, like the toolchain (under CI=true an object store that cannot be had fails the file):
 //   const store = await objectStoreForTests();
 //   if (!store) return void it.skip("needs the object store");
-//   const running = await store.start(); ... running.backend("prefix") ... await running.stop();
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { createHash, createHmac, randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
+//   const objects = await store.start(); const backend = await objects.backend("prefix"); ...
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repoRoot, TEST_PASSPHRASE, type TemporaryBackend } from "./toolchain";
+import {
+  BUCKET,
+  provisionObjectStore,
+  type RunningObjectStore as Store,
+  startObjectStore,
+} from "../../../scripts/objectstore";
+import { TEST_PASSPHRASE, type TemporaryBackend } from "./toolchain";
 
-const script = join(repoRoot, "scripts/toolchain/objectstore.sh");
-const REGION = "us-east-1";
-/** The state bucket every backend of a store lives in, under a prefix of its own. */
-export const BUCKET = "mediahost-state";
+export { BUCKET };
 
 export interface ObjectStore {
   /** The versitygw binary. */
@@ -26,16 +25,9 @@ export interface ObjectStore {
   start(): Promise<RunningObjectStore>;
 }
 
-export interface RunningObjectStore {
-  /** http://127.0.0.1:<port> */
-  endpoint: string;
+export interface RunningObjectStore extends Store {
   /** A DIY backend in the bucket under `prefix`, with a fresh PULUMI_HOME (one runner). */
   backend(prefix: string): Promise<ObjectStoreBackend>;
-  /** The keys under `prefix` in the bucket (a real ListObjectsV2). */
-  list(prefix: string): Promise<string[]>;
-  /** An object's body, or undefined when there is none. */
-  get(key: string): Promise<string | undefined>;
-  stop(): Promise<void>;
 }
 
 export interface ObjectStoreBackend extends TemporaryBackend {
@@ -49,23 +41,15 @@ export interface ObjectStoreBackend extends TemporaryBackend {
 
 let building: Promise<string> | undefined;
 
-function buildStore(): Promise<string> {
-  building ??= new Promise<string>((ok, fail) =>
-    execFile("bash", [script], { cwd: repoRoot, maxBuffer: 16 << 20 }, (err, stdout, stderr) =>
-      err ? fail(new Error(`${script} failed:\n${stderr.trim()}`)) : ok(stdout.trim()),
-    ),
-  );
-  return building;
-}
-
 /**
  * For the top level of e2e test files: the object store, or undefined (with a warning saying why)
  * when it cannot be had locally. Under CI=true it rejects instead, failing the file.
  */
 export async function objectStoreForTests(): Promise<ObjectStore | undefined> {
   try {
-    const binary = await buildStore();
-    return { binary, start: () => startObjectStore(binary) };
+    building ??= provisionObjectStore();
+    const binary = await building;
+    return { binary, start: () => startWithBackends(binary) };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     if (process.env.CI === "true")
@@ -75,96 +59,21 @@ export async function objectStoreForTests(): Promise<ObjectStore | undefined> {
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((ok) => server.close(ok));
-  return port;
-}
-
-export async function startObjectStore(binary: string): Promise<RunningObjectStore> {
-  const dir = await mkdtemp(join(tmpdir(), "mediahost-objectstore-"));
-  const data = join(dir, "data");
-  // the POSIX backend keeps object metadata in xattrs; a sidecar directory works on any disk
-  // (tmpfs and overlay file systems of CI containers may refuse user xattrs)
-  const sidecar = join(dir, "meta");
-  // every subdirectory of the root is a bucket (versitygw's POSIX backend)
-  await mkdir(join(data, BUCKET), { recursive: true });
-  await mkdir(sidecar);
-  const access = "mediahost-test";
-  const secret = randomBytes(12).toString("hex");
-  let child: ChildProcess | undefined;
-  let endpoint = "";
-  let log = "";
-  for (let attempt = 0; attempt < 3 && !endpoint; attempt++) {
-    const port = await freePort();
-    child = spawn(
-      binary,
-      ["--port", `127.0.0.1:${port}`, "--access", access, "--secret", secret, "--quiet"].concat([
-        "posix",
-        "--sidecar",
-        sidecar,
-        data,
-      ]),
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    child.stdout?.on("data", (d) => {
-      log += d;
-    });
-    child.stderr?.on("data", (d) => {
-      log += d;
-    });
-    const url = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100 && child.exitCode === null; i++) {
-      const up = await fetch(`${url}/`).then(
-        () => true,
-        () => false,
-      );
-      if (up) {
-        endpoint = url;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    if (!endpoint) child.kill("SIGKILL");
-  }
-  if (!endpoint || !child) {
-    await rm(dir, { recursive: true, force: true });
-    throw new Error(`versitygw did not start:\n${log.trim()}`);
-  }
-  const gateway = child;
-  const s3 = (method: string, path: string, query: Record<string, string> = {}) =>
-    fetch(signedUrl(endpoint, path, query), {
-      method,
-      headers: sign(method, endpoint, path, query, access, secret),
-    });
-  const homes: string[] = [];
-
-  const running: RunningObjectStore = {
-    endpoint,
+async function startWithBackends(binary: string): Promise<RunningObjectStore> {
+  const store = await startObjectStore(binary);
+  const dirs: string[] = [];
+  return {
+    ...store,
     async backend(prefix) {
-      const backendUrl = `s3://${BUCKET}/${prefix}?endpoint=${endpoint}&s3ForcePathStyle=true&region=${REGION}`;
+      const backendUrl = store.backendUrl(prefix);
       const base = await mkdtemp(join(tmpdir(), "mediahost-e2e-runner-"));
-      homes.push(base);
-      const awsEnv = {
-        AWS_ACCESS_KEY_ID: access,
-        AWS_SECRET_ACCESS_KEY: secret,
-        AWS_REGION: REGION,
-        // hermetic: no shared config or credentials files, no instance metadata service
-        AWS_CONFIG_FILE: join(base, "aws-config"),
-        AWS_SHARED_CREDENTIALS_FILE: join(base, "aws-credentials"),
-        AWS_EC2_METADATA_DISABLED: "true",
-      };
-      const runner = async () => {
-        const home = await mkdtemp(join(base, "home-"));
-        return {
-          PULUMI_BACKEND_URL: backendUrl,
-          PULUMI_HOME: home,
-          PULUMI_CONFIG_PASSPHRASE: TEST_PASSPHRASE,
-          ...awsEnv,
-        };
-      };
+      dirs.push(base);
+      const runner = async () => ({
+        PULUMI_BACKEND_URL: backendUrl,
+        PULUMI_HOME: await mkdtemp(join(base, "home-")),
+        PULUMI_CONFIG_PASSPHRASE: TEST_PASSPHRASE,
+        ...store.awsEnv(base),
+      });
       const envVars = await runner();
       return {
         dir: base,
@@ -174,107 +83,16 @@ export async function startObjectStore(binary: string): Promise<RunningObjectSto
         prefix,
         runner,
         async stackState(project, stack) {
-          const body = await running.get(`${prefix}/.pulumi/stacks/${project}/${stack}.json`);
+          const body = await store.get(`${prefix}/.pulumi/stacks/${project}/${stack}.json`);
           if (body === undefined) throw new Error(`no state of ${project}/${stack} under ${prefix}`);
           return JSON.parse(body);
         },
         dispose: () => rm(base, { recursive: true, force: true }),
       };
     },
-    async list(prefix) {
-      const keys: string[] = [];
-      let token: string | undefined;
-      do {
-        const query: Record<string, string> = { "list-type": "2", prefix };
-        if (token) query["continuation-token"] = token;
-        const res = await s3("GET", `/${BUCKET}`, query);
-        const xml = await res.text();
-        if (!res.ok) throw new Error(`list ${prefix}: ${res.status} ${xml}`);
-        for (const m of xml.matchAll(/<Key>([^<]*)<\/Key>/g)) keys.push(unescapeXml(m[1] ?? ""));
-        token = /<NextContinuationToken>([^<]*)</.exec(xml)?.[1];
-      } while (token);
-      return keys;
-    },
-    async get(key) {
-      const res = await s3("GET", `/${BUCKET}/${key}`);
-      if (res.status === 404) return undefined;
-      const body = await res.text();
-      if (!res.ok) throw new Error(`get ${key}: ${res.status} ${body}`);
-      return body;
-    },
     async stop() {
-      if (gateway.exitCode === null) {
-        const exited = new Promise((ok) => gateway.once("exit", ok));
-        gateway.kill("SIGTERM");
-        await Promise.race([exited, new Promise((ok) => setTimeout(ok, 3000))]);
-        if (gateway.exitCode === null) gateway.kill("SIGKILL");
-      }
-      await rm(dir, { recursive: true, force: true });
-      for (const home of homes) await rm(home, { recursive: true, force: true });
+      await store.stop();
+      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
     },
-  };
-  return running;
-}
-
-const unescapeXml = (s: string) =>
-  s.replace(/&(lt|gt|amp|quot|#34|#39|apos);/g, (_, e: string) =>
-    e === "lt" ? "<" : e === "gt" ? ">" : e === "amp" ? "&" : e === "quot" || e === "#34" ? '"' : "'",
-  );
-
-// RFC 3986 encoding, as SigV4 wants it
-const encode = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const encodePath = (path: string) => path.split("/").map(encode).join("/");
-const canonicalQuery = (query: Record<string, string>) =>
-  Object.keys(query)
-    .sort()
-    .map((k) => `${encode(k)}=${encode(query[k] ?? "")}`)
-    .join("&");
-
-function signedUrl(endpoint: string, path: string, query: Record<string, string>): string {
-  const q = canonicalQuery(query);
-  return `${endpoint}${encodePath(path)}${q ? `?${q}` : ""}`;
-}
-
-/** AWS Signature Version 4 headers of a request without a body (GET, DELETE). */
-function sign(
-  method: string,
-  endpoint: string,
-  path: string,
-  query: Record<string, string>,
-  access: string,
-  secret: string,
-): Record<string, string> {
-  const amzDate = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
-  const day = amzDate.slice(0, 8);
-  const headers: Record<string, string> = {
-    host: new URL(endpoint).host,
-    "x-amz-content-sha256": "UNSIGNED-PAYLOAD",
-    "x-amz-date": amzDate,
-  };
-  const names = Object.keys(headers).sort();
-  const canonical = [
-    method,
-    encodePath(path),
-    canonicalQuery(query),
-    ...names.map((n) => `${n}:${headers[n]}`),
-    "",
-    names.join(";"),
-    "UNSIGNED-PAYLOAD",
-  ].join("\n");
-  const scope = `${day}/${REGION}/s3/aws4_request`;
-  const toSign = [
-    "AWS4-HMAC-SHA256",
-    amzDate,
-    scope,
-    createHash("sha256").update(canonical).digest("hex"),
-  ].join("\n");
-  const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
-  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), REGION), "s3"), "aws4_request");
-  const signature = createHmac("sha256", key).update(toSign).digest("hex");
-  const { host: _, ...rest } = headers;
-  return {
-    ...rest,
-    authorization: `AWS4-HMAC-SHA256 Credential=${access}/${scope}, SignedHeaders=${names.join(";")}, Signature=${signature}`,
   };
 }
