@@ -4,6 +4,8 @@
 // change made out of band as the property that changed, writing nothing; remediation with
 // `up --refresh`; a quiet check after.
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
@@ -15,7 +17,7 @@ import {
 } from "./helpers/objectstore";
 import { DEMO_CLIENT, plaintextLocations } from "./helpers/project";
 import { freshRunner, type Runner } from "./helpers/runner";
-import { pulumiCommand, toolchainForTests } from "./helpers/toolchain";
+import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
 
 const PROGRAM = "examples/drift-ci";
 const PROJECT = "mediahost-drift-ci";
@@ -152,6 +154,21 @@ describe("examples/drift-ci on an S3 object store, each job on a fresh runner", 
       stack,
     ]);
     expect(refresh.code, refresh.out).toBe(0);
+  });
+
+  it("ships workflows for an object store: drift in shards, and deploys one at a time with recovery", async () => {
+    const dir = join(repoRoot, PROGRAM, ".github/workflows");
+    const drift = await readFile(join(dir, "drift-object-store.yml"), "utf8");
+    expect(drift).toMatch(/PULUMI_BACKEND_URL: s3:\/\//);
+    expect(drift).toMatch(/shard: \[1, 2, 3\]/);
+    expect(drift).toMatch(/npx mediahost-drift --all-stacks --shard \$\{\{ matrix\.shard \}\}\/3/);
+    expect(drift).toContain("pulumi refresh --preview-only --expect-no-changes");
+    expect(drift).toMatch(/7 on drift/);
+    expect(drift).toMatch(/awskms:\/\//);
+    const deploy = await readFile(join(dir, "deploy.yml"), "utf8");
+    expect(deploy).toMatch(/concurrency:\n\s+group: mediahost-deploy-/);
+    expect(deploy.indexOf("npx mediahost-recover")).toBeGreaterThan(0);
+    expect(deploy.indexOf("npx mediahost-recover")).toBeLessThan(deploy.indexOf("pulumi up --yes"));
   });
 
   it("destroy from a fresh runner removes the folders it made", async () => {
