@@ -42,7 +42,7 @@ export interface Project {
   /** Calls by operation name the emulator saw since the last `mark()`. */
   calls(): Record<string, number>;
   mark(): void;
-  /** The stack's state as stored in the backend, read from its file on disk. */
+  /** The stack's state as stored in the backend: its file on disk, or the backend's `stackState` object. */
   stateFile(): Promise<unknown>;
   dispose(): Promise<void>;
 }
