@@ -1,8 +1,8 @@
 // The /v2 API's contract: 60 operations (the 57 the specification lists, and the simple upload,
 // the search scroll and marking events seen, which the service's documentation shows:
 // docs/api.md), each with its method, path, query, body, response, the rate-limit counters it
-// consumes and where it carries credentials. Facts of the API only: the client's policy (which calls may be repeated, what a
-// call proved applied returns, what an error names) is declared beside the client
+// consumes and where it carries credentials. Facts of the API only: the client's policy (which
+// calls may be repeated, what a call proved applied returns, what an error names) is declared beside the client
 // (provider/client/policy.ts), and the emulator's behaviour in its handlers. Both are keyed by
 // operation name, so the compiler reports a new operation that one of them lacks.
 import { z } from "zod";

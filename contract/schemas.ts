@@ -1,7 +1,7 @@
-// Shapes of the /v2 API: request parts as the specification gives them first, then
-// what the service's documentation shows where the specification says "not shown" (docs/api.md). One set of schemas serves the typed
-// client (inputs are typed values) and the emulator (query values arrive as strings), so the
-// query helpers below accept both.
+// Shapes of the /v2 API: request parts as the specification gives them first, then what the
+// service's documentation shows where the specification says "not shown" (docs/api.md). One set of
+// schemas serves the typed client (inputs are typed values) and the emulator (query values arrive
+// as strings), so the query helpers below accept both.
 import { z } from "zod";
 
 // ---- scalars -------------------------------------------------------------------------------

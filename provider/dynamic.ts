@@ -2,22 +2,19 @@
 // stack ever created: docs/upgrading.md). It reads the configuration from the stack config,
 // names the kind (from the shim, or the resource's hidden `__mediahostKind`), takes the hidden keys
 // the SDK and the dynamic-provider machinery add off the properties and puts them back on the
-// results, and calls the lifecycle (provider/lifecycle.ts). Nothing else happens here.
-import { type ConfigReader, readConfiguration } from "./config";
+// results, and calls the lifecycle (provider/lifecycle.ts) through what every face shares
+// (provider/face.ts). Nothing else happens here.
+import type { ConfigReader } from "./config";
+import { configurationOf, Face, ownProperties as strip } from "./face";
 import { HIDDEN_KEYS, KIND_KEY, OWNER_KEY, PROVIDER_KEY } from "./hidden";
 import { resetJournals } from "./journal";
-import { type CheckFailure, Lifecycle } from "./lifecycle";
+import type { CheckFailure, Lifecycle } from "./lifecycle";
 import { kindByName } from "./resources";
 import type { Kind, Recorded } from "./resources/kind";
-import { Session } from "./session";
 
 type Props = Record<string, unknown>;
 type State = Props & Recorded;
 type CheckResult = { inputs: Props; failures: CheckFailure[] };
-
-function strip(props: Props): Props {
-  return Object.fromEntries(Object.entries(props).filter(([k]) => !HIDDEN_KEYS.includes(k)));
-}
 
 /** The hidden keys a resource's outputs carry on (all but `__provider`, which the engine keeps). */
 function hidden(props: Props): Props {
@@ -40,28 +37,24 @@ function kindOf(name: string | undefined, props: Props): Kind {
 
 /** One provider process of the dynamic face: its calls, in the dynamic provider's shapes. */
 export class DynamicFace {
-  readonly lifecycle: Lifecycle;
+  constructor(readonly face: Face) {}
 
-  constructor(readonly session: Session) {
-    this.lifecycle = new Lifecycle(session);
-  }
-
-  /** The SDK tells every resource's stack in a hidden input: it keys the stack journal. */
-  private open(kindName: string | undefined, props: Props): Kind {
+  /** The kind and the lifecycle of a call; the SDK tells every resource's stack in a hidden input. */
+  private open(kindName: string | undefined, props: Props): { kind: Kind; lifecycle: Lifecycle } {
     const kind = kindOf(kindName, props);
-    if (typeof props[OWNER_KEY] === "string") this.session.owner = props[OWNER_KEY] as string;
-    return kind;
+    const owner = props[OWNER_KEY];
+    return { kind, lifecycle: this.face.serving(typeof owner === "string" ? owner : undefined) };
   }
 
   async check(kindName: string | undefined, olds: Props, news: Props): Promise<CheckResult> {
-    const kind = this.open(kindName, news);
-    const { inputs, failures } = this.lifecycle.check(kind, strip(news), strip(olds));
+    const { kind, lifecycle } = this.open(kindName, news);
+    const { inputs, failures } = lifecycle.check(kind, strip(news), strip(olds));
     return { inputs: { ...inputs, ...hidden(news), [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
   }
 
   async diff(kindName: string | undefined, id: string, olds: Props, news: Props) {
-    const kind = this.open(kindName, news);
-    const { changes, replaces, deleteBeforeReplace } = this.lifecycle.diff(
+    const { kind, lifecycle } = this.open(kindName, news);
+    const { changes, replaces, deleteBeforeReplace } = lifecycle.diff(
       kind,
       id,
       strip(olds) as State,
@@ -77,14 +70,14 @@ export class DynamicFace {
   }
 
   async create(kindName: string | undefined, inputs: Props) {
-    const kind = this.open(kindName, inputs);
-    const { id, outs } = await this.lifecycle.create(kind, strip(inputs));
+    const { kind, lifecycle } = this.open(kindName, inputs);
+    const { id, outs } = await lifecycle.create(kind, strip(inputs));
     return { id, outs: { ...outs, ...hidden(inputs) } };
   }
 
   async read(kindName: string | undefined, id: string, props: Props) {
-    const kind = this.open(kindName, props);
-    const live = await this.lifecycle.read(kind, id, strip(props) as State);
+    const { kind, lifecycle } = this.open(kindName, props);
+    const live = await lifecycle.read(kind, id, strip(props) as State);
     // an empty id tells the engine the object is gone
     if (!live) return { id: "", props: {} };
     return {
@@ -95,14 +88,14 @@ export class DynamicFace {
   }
 
   async update(kindName: string | undefined, id: string, olds: Props, news: Props) {
-    const kind = this.open(kindName, news);
-    const outs = await this.lifecycle.update(kind, id, strip(olds) as State, strip(news));
+    const { kind, lifecycle } = this.open(kindName, news);
+    const outs = await lifecycle.update(kind, id, strip(olds) as State, strip(news));
     return { outs: { ...outs, ...hidden(news) } };
   }
 
   async remove(kindName: string | undefined, id: string, props: Props) {
-    const kind = this.open(kindName, props);
-    await this.lifecycle.delete(kind, id, strip(props) as State);
+    const { kind, lifecycle } = this.open(kindName, props);
+    await lifecycle.delete(kind, id, strip(props) as State);
   }
 }
 
@@ -115,9 +108,9 @@ let current: { face: DynamicFace; digest: string } | undefined;
  * (accounts, tokens, the account writer, what the run learned) is kept unless the config changed.
  */
 export function configure(req: { config: { get(key: string): string | undefined } }): void {
-  const configuration = readConfiguration({ config: (key) => req.config.get(key), env: process.env });
+  const configuration = configurationOf((key) => req.config.get(key));
   if (current?.digest === configuration.digest) return;
-  current = { face: new DynamicFace(new Session(configuration)), digest: configuration.digest };
+  current = { face: new DynamicFace(new Face(configuration)), digest: configuration.digest };
 }
 
 /** Forgets the session, as a new provider process starts without one (tests, tools). */

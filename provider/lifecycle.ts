@@ -1,22 +1,23 @@
 // The lifecycle every kind shares, for one provider process (one session), whichever face calls
 // it: input checks, the normalized diff, the account check, carrying `accountAlias`, read inputs
 // derived from the schema, "not found" meaning gone, the stack journal, takeovers between
-// resources of one stack, and one-line errors. A face (provider/dynamic.ts, provider/native/)
-// turns its protocol into these calls; a kind (provider/resources/*) declares only its schema, its
-// rules and its API calls, and is handed a context (provider/resources/kind.ts).
+// resources of one stack, and one-line errors. A face (provider/dynamic.ts, provider/native/, made
+// by provider/face.ts) turns its protocol into these calls; a create and a delete each go to one
+// object that runs their steps (provider/contexts.ts). A kind (provider/resources/*) declares only
+// its schema, its rules and its API calls, and is handed a context (provider/resources/kind.ts).
 //
 // Properties here are a resource's own: no face's bookkeeping (the dynamic face's `__provider`,
 // its kind and owner keys) reaches the lifecycle.
 import type { z } from "zod";
-import type { AccountContext } from "./account/context";
 import { MediahostError } from "./client";
 import { DEFAULT_ACCOUNT } from "./config";
 import { Creation, Deletion } from "./contexts";
 import { canonical, containsUnknown, UNKNOWN } from "./diff";
 import { ProviderError, shaped } from "./errors";
 import { log } from "./log";
-import type { Kind, KindContext, Recorded } from "./resources/kind";
+import { describe, type Kind, kindContext, propertiesOf, type Recorded } from "./resources/kind";
 import type { Move, Session } from "./session";
+import { defined, openRecorded, orGone, seenInState, whereNow } from "./steps";
 
 type Props = Record<string, unknown>;
 type State = Props & Recorded;
@@ -33,31 +34,6 @@ export interface DiffResult {
   replaces: string[];
   /** Whether the old object must go before the new one is made. */
   deleteBeforeReplace: boolean;
-}
-
-/** The input properties of a kind: `account` and its schema's keys, in that order. */
-export function propertiesOf(kind: Kind): string[] {
-  return ["account", ...Object.keys(kind.inputs.shape)];
-}
-
-/** How messages name a resource's object, e.g. `Folder /a`. */
-export function describe(kind: Kind, props: Props): string {
-  try {
-    return `${kind.name} ${kind.id(props as never)}`;
-  } catch {
-    return kind.name;
-  }
-}
-
-/** The context a kind's calls get, for one account. */
-export function kindContext(ctx: AccountContext, accountAlias: string): KindContext {
-  return {
-    client: ctx.client,
-    account: ctx,
-    accountAlias,
-    info: (message) => log.info(message),
-    warn: (message) => log.warn(message),
-  };
 }
 
 export class Lifecycle {
@@ -95,7 +71,7 @@ export class Lifecycle {
    * name with the very same credentials reaches the same account: an update, not a replace.
    */
   diff(kind: Kind, id: string, olds: State, news: Props): DiffResult {
-    this.seenInState(kind, id, olds);
+    seenInState(this.session, kind, id, olds);
     const changes = propertiesOf(kind).filter((key) => changed(kind, key, olds[key], news[key]));
     const replaceOn: string[] = [...kind.replaceOn];
     const accountMoves =
@@ -145,20 +121,9 @@ export class Lifecycle {
 
   // ---- create, read, update, delete --------------------------------------------------------------
 
+  /** A create: one Creation runs its steps (provider/contexts.ts). */
   async create(kind: Kind, inputs: Props): Promise<{ id: string; outs: Props }> {
-    return this.step(kind, inputs, "change", async () => {
-      const ctx = this.session.context(inputs.account as string | undefined);
-      const creation = new Creation(this.session, kind, ctx, inputs);
-      const made = (await creation.takeFromReplaced()) ?? (await this.make(creation, kind, inputs));
-      return { id: made.id, outs: defined(made.outs) };
-    });
-  }
-
-  /** The kind's create, for an object no resource of this run holds. */
-  private async make(creation: Creation, kind: Kind, inputs: Props) {
-    await creation.learnAccount();
-    const extra = await kind.create(creation, inputs as never);
-    return creation.finish(extra);
+    return this.step(kind, inputs, "change", () => new Creation(this.session, kind, inputs).run());
   }
 
   /** What the object holds now (outputs, and the inputs that match them), or undefined when it is gone. */
@@ -179,10 +144,10 @@ export class Lifecycle {
   private async readChecked(kind: Kind, id: string, olds: State): Promise<Props | undefined> {
     const recorded = olds.accountAlias;
     if (typeof recorded !== "string") {
-      const { ctx, alias } = await this.open(kind, id, olds, olds.account, "now");
+      const { ctx, alias } = await openRecorded(this.session, kind, id, olds, olds.account, "now");
       return orGone(kind.read(kindContext(ctx, alias), olds as never));
     }
-    this.seenInState(kind, id, olds);
+    seenInState(this.session, kind, id, olds);
     const ctx = this.session.context(olds.account);
     const [checked, read] = await Promise.allSettled([
       ctx.alias(recorded, describe(kind, olds)),
@@ -220,11 +185,12 @@ export class Lifecycle {
 
   async update(kind: Kind, id: string, olds: State, news: Props): Promise<Props> {
     return this.step(kind, olds, "change", async () => {
-      const { ctx, alias } = await this.open(kind, id, olds, news.account as string | undefined);
+      const account = news.account as string | undefined;
+      const { ctx, alias } = await openRecorded(this.session, kind, id, olds, account);
       const move = this.ownMove(kind, alias, olds, news);
       // the object is where this run's moves took it (the kind's update then finds nothing to move,
       // or, for its own move, moves it from there)
-      const current = await this.whereNow(kind, alias, olds, move);
+      const current = await whereNow(this.session, kind, alias, olds, move);
       try {
         const extra = await kind.update(kindContext(ctx, alias), current as never, news as never);
         move?.settle();
@@ -237,48 +203,6 @@ export class Lifecycle {
     });
   }
 
-  async delete(kind: Kind, id: string, olds: State): Promise<void> {
-    return this.step(kind, olds, "delete", async () => {
-      const { ctx, alias } = await this.open(kind, id, olds, olds.account);
-      if (this.claimedByAnother(kind, id, ctx, alias, olds)) {
-        log.info(
-          `${describe(kind, olds)}: another resource of this stack holds the object now; leaving it in place`,
-        );
-        return;
-      }
-      const deletion = new Deletion(this.session, kind, id, ctx, alias);
-      // a container's move in this run carried it: it is deleted where it went
-      const current = await this.whereNow(kind, alias, olds).catch(() => olds);
-      await orGone(kind.delete(deletion, current as never));
-      if (deletion.keptBecause !== undefined) return;
-      const journal = this.session.journal(ctx, alias);
-      journal?.forget(kind.name, id);
-      if (kind.contains) journal?.forgetHeld((k, other) => kind.contains!(id, k, other));
-    });
-  }
-
-  // ---- what every method shares -----------------------------------------------------------------
-
-  /**
-   * The opening of every call on a resource in the state: it is seen in the state (the journal
-   * forgets its create in flight), and its account — the context of its account name, and the
-   * alias its credentials reach, checked against the recorded one now, or (`"byWriter"`, for
-   * kinds that write through the account writer) on the writer's own read before it writes.
-   */
-  private async open(
-    kind: Kind,
-    id: string,
-    olds: State,
-    accountName: string | undefined,
-    check: "now" | "byWriter" = kind.viaAccountWriter ? "byWriter" : "now",
-  ): Promise<{ ctx: AccountContext; alias: string }> {
-    this.seenInState(kind, id, olds);
-    const ctx = this.session.context(accountName);
-    const alias =
-      check === "byWriter" ? olds.accountAlias : await ctx.alias(olds.accountAlias, describe(kind, olds));
-    return { ctx, alias };
-  }
-
   /** The move this update carries out itself (planned at diff), if the object moves. */
   private ownMove(kind: Kind, alias: string, olds: State, news: Props): Move | undefined {
     const prop = kind.location;
@@ -288,44 +212,12 @@ export class Lifecycle {
     return this.session.plannedMove(kind, alias, from, to) ?? this.session.planMove(kind, alias, from, to);
   }
 
-  /**
-   * The state with its location where the object is now: after the moves of this run that carry
-   * it (waited for; a failed one fails this step too), or where its own move starts.
-   */
-  private async whereNow(kind: Kind, alias: string, olds: State, move?: Move): Promise<State> {
-    const prop = kind.location;
-    if (!prop || typeof olds[prop] !== "string") return olds;
-    const where = move?.from ?? this.session.locate(alias, kind, olds[prop] as string);
-    if (where.location === olds[prop]) return olds;
-    try {
-      await where.after;
-    } catch (err) {
-      throw new ProviderError(
-        `${olds[prop]} did not move: the folder holding it failed to move (${(err as Error).message})`,
-      );
-    }
-    return { ...olds, [prop]: where.location };
+  /** A delete: one Deletion runs its steps (provider/contexts.ts). */
+  async delete(kind: Kind, id: string, olds: State): Promise<void> {
+    return this.step(kind, olds, "delete", () => new Deletion(this.session, kind, id, olds).run());
   }
 
-  /** The object is in the stack's state: a journal note of its create in flight is no longer needed. */
-  private seenInState(kind: Kind, id: string, olds: State): void {
-    if (!this.session.owner || !id || typeof olds.accountAlias !== "string") return;
-    try {
-      const ctx = this.session.context(olds.account);
-      this.session.journal(ctx, olds.accountAlias)?.created(kind.name, id);
-    } catch {
-      // an account no longer configured: its operations report that themselves
-    }
-  }
-
-  /** Whether another resource of this stack took the object over (in this run, or an earlier one). */
-  private claimedByAnother(kind: Kind, id: string, ctx: AccountContext, alias: string, olds: State): boolean {
-    const note = this.session.journal(ctx, alias)?.note(kind.name, id);
-    const claim =
-      this.session.claimOf(ctx.client.baseUrl, alias, kind.name, id) ??
-      (note?.state === "claimed" ? note.token : undefined);
-    return claim !== undefined && claim !== olds.__claim;
-  }
+  // ---- what every method shares -----------------------------------------------------------------
 
   /**
    * Runs a step; expected failures reach the engine as one line naming the resource. `purpose`:
@@ -440,30 +332,4 @@ function newIdOf(kind: Kind, news: Props): string | undefined {
 /** Picks the input properties of a kind out of outputs (outputs echo inputs). */
 function inputsOf(kind: Kind, outs: Props): Props {
   return Object.fromEntries(propertiesOf(kind).flatMap((k) => (outs[k] === undefined ? [] : [[k, outs[k]]])));
-}
-
-/** Drops `undefined` (at any depth): the engine's protobuf Struct cannot carry it. */
-export function defined<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(defined) as T;
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => [k, defined(v)]),
-    ) as T;
-  }
-  return value;
-}
-
-/**
- * What `work` gives, or undefined when it fails because the object is gone: not found, or (for a
- * path) no longer a folder.
- */
-async function orGone<T>(work: Promise<T>): Promise<T | undefined> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof MediahostError && (err.isNotFound || err.isNotADirectory)) return undefined;
-    throw err;
-  }
 }

@@ -1,8 +1,9 @@
 // One provider process's state: the configuration it was given, one account context per set of
 // credentials, the stack it works for, and what this run's steps have said about each other —
 // which resources are being replaced, which folders move (and where that takes what they hold),
-// and which objects a new resource took over ("claimed") from another resource of the stack. The engine runs one provider process per `pulumi` command, so
-// "this run" is this session. Both faces make one from a Configuration (provider/config.ts).
+// and which objects a new resource took over ("claimed") from another resource of the stack. The
+// engine runs one provider process per `pulumi` command, so "this run" is this session. Every face
+// makes one through provider/face.ts, from a Configuration (provider/config.ts).
 import { randomUUID } from "node:crypto";
 import { AccountContext, type ContextOptions } from "./account/context";
 import { TokenCache } from "./client";
@@ -43,7 +44,7 @@ const fingerprint = (c: Credentials) => TokenCache.key(c.baseUrl, c.clientId, c.
 export class Session {
   private readonly contexts = new Map<string, AccountContext>();
   private readonly options: ContextOptions;
-  /** The stack this process works for (told by the face): keys the stack journal. */
+  /** The stack this process works for (`Face.serving`, provider/face.ts): keys the stack journal. */
   owner?: string;
   /** Old states of resources this run replaces, by kind and the id of their replacement. */
   private readonly replacements = new Map<string, State[]>();

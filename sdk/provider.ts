@@ -32,18 +32,13 @@ type Implementation = typeof import("../provider");
 let implementation: Implementation | undefined;
 
 /**
- * The implementation, loaded once per provider process with Node's compile cache on (its modules
- * and zod compile from cached code after the first run: about a quarter less time loading them).
- *
- * Once it has loaded, V8's young generation is held at the size @pulumi/pulumi's start-up grew it
- * to (16 MiB a semi-space; the start-up needs that growth from 1 MiB). V8 doubles it once more
- * bytes have survived its scavenges than it holds, and the objects the implementation makes as it
- * loads (zod's schemas, the API's operations: about 7 MiB) survive two scavenges on their way to
- * the old generation, which tipped every provider process into 32 MiB semi-spaces: 16 to 20 MiB
- * more resident for the rest of the run (docs/benchmark.md, "What dominates", 6). The flag is the
- * process's, which only dynamic providers share; for them it means scavenges as often as in a
- * process without this package. (This module is serialized by value for programs inside this
- * repository, where every byte of it is in each resource's state: hence no helper.)
+ * The implementation, loaded once per provider process with Node's compile cache on: its modules
+ * and zod compile from cached code after the first run. Once it has loaded, V8's young generation
+ * is held at the size @pulumi/pulumi's start-up gave it: the objects the implementation makes as
+ * it loads would have V8 double it, and keep the process larger for the rest of the run
+ * (docs/benchmark.md, "What dominates", 6). The flag is the process's, which only dynamic
+ * providers share. (This module is serialized by value for programs inside this repository,
+ * where every byte of it is in each resource's state: hence no helper.)
  */
 function impl(): Implementation {
   if (implementation) return implementation;

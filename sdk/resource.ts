@@ -47,7 +47,10 @@ export type ResourceClass<A, O, R = pulumi.dynamic.Resource> = new (
 
 /** A kind's class in both faces. */
 export interface KindClasses<A, O> {
-  /** A `pulumi.dynamic.Resource` whose provider is the shim every kind shares (type `pulumi-nodejs:dynamic/mediahost:<Kind>`). */
+  /**
+   * A `pulumi.dynamic.Resource` whose provider is the shim every kind shares
+   * (type `pulumi-nodejs:dynamic/mediahost:<Kind>`).
+   */
   dynamic: ResourceClass<A, O>;
   /** A resource of the native provider plugin (type `mediahost:index:<Kind>`). */
   native: ResourceClass<A, O, pulumi.CustomResource>;
@@ -66,25 +69,18 @@ function isRunnerFrame(file: string | undefined | null): boolean {
 
 /**
  * Formats the stacks read while a resource registers, and returns what undoes that:
- * - @pulumi/pulumi's "debuggable" promises are left unformatted. The SDK wraps four promises per
- *   property (and the URN's and id's) in one that reads `new Error().stack` at once, only to
- *   print it should the promise leak, and the source-map support the Pulumi runtime installs
- *   maps every frame of it: about a third of a program's CPU per resource (docs/benchmark.md,
- *   "The program's stack traces").
- * - The SDK's own frames but the first `keep` are left out of every other stack, so the
- *   resource's source position is the program's line that declared it, and the state carries
- *   no frame of ours per resource. Pulumi takes the source position a fixed count of frames
- *   down, past `Resource`, `CustomResource` and one class of the provider's: for the dynamic
- *   face that class is `pulumi.dynamic.Resource` (keep none of ours), for the native face it is
- *   ours (keep one).
- * - Below the program's first frame, the frames of what runs the program are left out too:
- *   Node.js's internals (which the state records as empty frames), ts-node's loader and
- *   @pulumi/pulumi's runner. They are the same for every resource and never where a program
- *   declared one, and they were eleven of the twelve frames of a resource declared at a
- *   program's top level: about 390 B of its state, which the engine rewrites whole at every
- *   step (docs/benchmark.md, "The runner's frames").
- * Stacks read later (an error the program reports) are formatted by the runtime's own formatter,
- * back in place by then.
+ * - @pulumi/pulumi's "debuggable" promises are left unformatted: the SDK reads a stack for each
+ *   only to print it should the promise leak, and mapping its frames costs a program much of its
+ *   CPU (docs/benchmark-history.md, "The program's stack traces").
+ * - The SDK's own frames but the first `keep` are left out, so the resource's source position is
+ *   the program's line that declared it: Pulumi takes it a fixed count of frames down, past one
+ *   class of the provider's (`pulumi.dynamic.Resource` for the dynamic face: keep none of ours;
+ *   ours for the native face: keep one).
+ * - Below the program's first frame, the frames of what runs the program (Node.js's internals,
+ *   ts-node, Pulumi's runner) are left out too: the same for every resource and never where one
+ *   was declared, they only grow the state the engine rewrites at every step
+ *   (docs/benchmark-history.md, "The runner's frames").
+ * Stacks read later (an error the program reports) get the runtime's own formatter back.
  */
 function registrationStacks(keep: 0 | 1): () => void {
   const format = Error.prepareStackTrace;
@@ -123,15 +119,11 @@ let accountChangesRegistered: Promise<void> | undefined;
 
 /**
  * Resolves a turn of the event loop later, when the account changes a program declared in this
- * turn have gone to the engine (their registration awaits only promises already settled): the
- * other kinds' registrations wait for it (an entry of `dependsOn` that adds no dependency).
- * Pulumi serializes a resource's properties one `await` each, so without it a `Folder` (fewer
- * properties) reaches the engine before an `Alias` declared above it. The engine starts steps in
- * about the order they reach it, and the account changes are the steps the provider gathers into
- * one write: declared first, they fill the engine's first slots together, and their first wave
- * gathers while the run's token and account check are in flight; declared among folders they came
- * as folder slots freed up, one of them sometimes alone (a write of its own), the last wave
- * waiting for the folders at work (docs/benchmark.md, "Since: account changes first").
+ * turn have gone to the engine: the other kinds' registrations wait for it (an entry of
+ * `dependsOn` that adds no dependency). Pulumi serializes properties one `await` each, so a
+ * `Folder` would otherwise reach the engine before an `Alias` declared above it; declared first,
+ * the account changes fill the engine's first slots together, and the provider writes them in
+ * fewer, fuller waves (docs/benchmark-history.md, "Since: account changes first").
  */
 function afterAccountChanges(): Promise<void> {
   accountChangesRegistered ??= new Promise((resolve) =>

@@ -22,10 +22,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { readConfiguration } from "../provider/config";
-import { describe } from "../provider/lifecycle";
+import { Face } from "../provider/face";
 import { kindByName } from "../provider/resources";
-import { Session } from "../provider/session";
+import { describe } from "../provider/resources/kind";
 import { fileBackendDir, repairEmptyAttrs } from "./lib/file-backend";
 import { type Deployment, importDocument, isNative, type PendingCreate, pendingCreates } from "./lib/pending";
 import { locatePulumi, pathWith } from "./lib/pulumi-cli";
@@ -131,9 +130,9 @@ async function main(argv: string[]): Promise<number> {
       JSON.parse(await cli.run(["config", "--json", "--show-secrets"])) as Record<string, { value?: string }>,
     ).map(([k, v]) => [k, v.value]),
   );
-  const session = new Session(readConfiguration({ config: (k) => config[k], env: process.env }));
+  const face = Face.of((k) => config[k]);
   const aliasOf = (create: PendingCreate, what: string) =>
-    session.context(create.inputs.account as string | undefined).alias(undefined, what);
+    face.account(create.inputs.account as string | undefined).alias(undefined, what);
   const imports: { what: string; document: Record<string, unknown> }[] = [];
   for (const create of pending.ours) {
     const kind = kindByName(create.kind);
@@ -161,10 +160,10 @@ async function main(argv: string[]): Promise<number> {
       progress(`would note ${what} as this stack's create in flight (${create.urn})`);
       continue;
     }
-    const ctx = session.context(create.inputs.account as string | undefined);
+    const ctx = face.account(create.inputs.account as string | undefined);
     const alias = await ctx.alias(undefined, what);
-    session.owner = create.owner;
-    session.journal(ctx, alias)?.beginCreate(kind.name, id);
+    face.serving(create.owner);
+    face.session.journal(ctx, alias)?.beginCreate(kind.name, id);
     progress(`noted ${what} in account "${alias}": the next \`pulumi up\` takes it over if it exists`);
   }
   for (const other of pending.others) progress(`left as it is (not a pulumi-mediahost resource): ${other}`);

@@ -7,8 +7,9 @@ import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
 import { type ClientOptions, MediahostClient } from "../client";
 import type { Credentials } from "../config";
+import { refusal } from "./account-object";
 import { Listings } from "./listings";
-import { AccountWriter, refusal, type WriterOptions } from "./writer";
+import { AccountWriter, type WriterOptions } from "./writer";
 
 type Account = z.infer<typeof schemas.Account>;
 

@@ -22,11 +22,10 @@ export type Lookup = DirEntry | undefined | "stat";
  * How long the first lookup of a parent waits for siblings to ask too before it decides between a
  * listing and `stat`: half a round trip of the service (a `stat` costs a whole one, so a lone
  * child loses at most half a call's time, once per parent and run), within these bounds. The
- * floor is the engine's pace, not the service's: it sends its steps a few ms apart, 12 ms on a
- * busy machine, so a fixed 5 ms, and half a round trip of a fast service (2 to 3 ms on loopback),
- * sometimes decided on a `stat` for the first child and then listed for its siblings anyway.
- * It counts from when a call can go out (the run's token in hand): a refresh's first read starts
- * with the run, before the token, and the engine's next reads come while the token is fetched.
+ * floor is the engine's pace, not the service's: it sends its steps a few ms apart, and a shorter
+ * wait decided on a `stat` for a first child whose siblings were then listed anyway
+ * (docs/benchmark-history.md, "Since: the listing's wait"). It counts from when a call can go out
+ * (the run's token in hand): a refresh's first read starts with the run, before the token.
  */
 const MIN_GATHER_MS = 15;
 const MAX_GATHER_MS = 25;

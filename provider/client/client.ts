@@ -1,9 +1,9 @@
 // The typed /v2 client. Every method comes from the API contract (mediahost-contract), and each
-// call follows the client's policy for its operation (./policy.ts). One loop runs a call's
-// attempts and asks a classifier what each outcome means: input validation before anything is sent, bearer tokens (shared, renewed, re-minted
-// once on 401), rate limits (wait for the reset when it is near, else fail naming the
-// counter), retries with backoff and jitter that never turn an applied-but-unanswered write
-// into an error, keep-alive connections, timeouts and a User-Agent.
+// call follows the client's policy for its operation (./policy.ts). One loop runs a call's attempts
+// and asks a classifier what each outcome means: input validation before anything is sent, bearer
+// tokens (shared, renewed, re-minted once on 401), rate limits (wait for the reset when it is near,
+// else fail naming the counter), retries with backoff and jitter that never turn an
+// applied-but-unanswered write into an error, keep-alive connections, timeouts and a User-Agent.
 
 import type { IncomingHttpHeaders } from "node:http";
 import {

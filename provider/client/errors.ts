@@ -29,7 +29,10 @@ export interface MediahostErrorDetails {
   operation: string;
   status?: number;
   serviceMessage?: string;
-  /** The service's name for the error, when its body gives one (file-system errors: `PathExistsError`, `RiakFsError`, ...). */
+  /**
+   * The service's name for the error, when its body gives one (file-system errors:
+   * `PathExistsError`, `RiakFsError`, ...).
+   */
   serviceName?: string;
   /** The path, alias or job the call was about. */
   subject?: string;

@@ -1,9 +1,7 @@
 // The HTTP transport: Node.js's own `http`/`https` over one keep-alive Agent per scheme and process.
-// undici was the transport until 0.3: its HTTP/1 parser is WebAssembly, and compiling and
-// tiering it up, with undici's own code, left a provider process 13 MiB larger after 20 requests
-// and 37 MiB after 300, where `node:http` (its parser is native) grew 1 and 4 MiB (measured in a
-// bare process after @pulumi/pulumi: docs/benchmark.md, "Since: Node.js's own HTTP"). Each call
-// of the client is a request with two timeouts and an abort signal, which is all this module gives.
+// Not undici: compiling its WebAssembly parser left a provider process tens of MiB larger
+// (docs/benchmark-history.md, "Since: Node.js's own HTTP"). Each call of the client is a request
+// with two timeouts and an abort signal, which is all this module gives.
 import {
   Agent as HttpAgent,
   request as httpRequest,

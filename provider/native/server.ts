@@ -12,16 +12,15 @@ import type * as ProviderGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
 import { MediahostError } from "../client";
-import { CONFIG_KEYS, type Configuration, DEFAULT_ACCOUNT, readConfiguration } from "../config";
+import { CONFIG_KEYS, type Configuration, DEFAULT_ACCOUNT } from "../config";
 import { containsUnknown } from "../diff";
 import { isExpected, ProviderError } from "../errors";
+import { Face, ownProperties as own } from "../face";
 import { argumentsOf, type DataFunctionName, dataFunctions } from "../functions";
-import { HIDDEN_KEYS } from "../hidden";
-import { type CheckFailure, Lifecycle } from "../lifecycle";
+import type { CheckFailure, Lifecycle } from "../lifecycle";
 import { setLogSink } from "../log";
 import { kindByName } from "../resources";
 import type { Kind } from "../resources/kind";
-import { Session } from "../session";
 import { VERSION } from "../version";
 import schema from "./schema.json";
 import { type Decoded, decode, encode, type Props, parseUrn } from "./wire";
@@ -60,11 +59,6 @@ function kindOfType(type: string): Kind {
   const kind = pkg === PACKAGE && mod === "index" && name ? kindByName(name) : undefined;
   if (!kind) throw new ProviderError(`unknown resource type ${type} (is the plugin older than the program?)`);
   return kind;
-}
-
-/** A resource's own properties: without what the dynamic face kept beside them (a stack moved from it). */
-function own(props: Props): Props {
-  return Object.fromEntries(Object.entries(props).filter(([k]) => !HIDDEN_KEYS.includes(k)));
 }
 
 /** The error the engine shows: one line for expected failures, the stack for bugs. */
@@ -127,16 +121,16 @@ export function configFailures(news: Props): CheckFailure[] {
     }
   }
   const settled = Object.fromEntries(Object.entries(news).filter(([, v]) => !containsUnknown(v)));
-  let configuration: Configuration;
+  let face: Face;
   try {
-    configuration = readConfiguration({ config: configReader(settled), env: process.env });
+    face = Face.of(configReader(settled));
   } catch (err) {
     if (!isExpected(err)) throw err;
     const message = (err as Error).message;
     const key = /mediahost:(\w+)/.exec(message)?.[1] ?? "accounts";
     return [...failures, { property: key, reason: message }];
   }
-  const session = new Session(configuration);
+  const configuration: Configuration = face.configuration;
   let usable = 0;
   for (const [name, credentials] of configuration.accounts) {
     // the key the account's credentials come from: the top-level ones, or its entry under accounts
@@ -147,7 +141,7 @@ export function configFailures(news: Props): CheckFailure[] {
       continue;
     }
     try {
-      session.context(property ? name : undefined);
+      face.account(property ? name : undefined);
       usable++;
     } catch (err) {
       if (!isExpected(err)) throw err;
@@ -168,7 +162,7 @@ export function configFailures(news: Props): CheckFailure[] {
 
 /** The provider: one per plugin process, which the engine starts per provider instance. */
 export class NativeProvider {
-  private lifecycle?: Lifecycle;
+  private face?: Face;
   private engine?: InstanceType<typeof engineGrpc.EngineClient>;
 
   constructor(engineAddress?: string) {
@@ -191,23 +185,16 @@ export class NativeProvider {
     });
   }
 
-  private configured(): Lifecycle {
-    if (!this.lifecycle) {
-      // an engine that sends no Configure (a tool): the environment's credentials
-      this.configure(readConfiguration({ config: () => undefined, env: process.env }));
-    }
-    return this.lifecycle!;
-  }
-
-  private configure(configuration: Configuration): void {
-    this.lifecycle = new Lifecycle(new Session(configuration));
+  /** The face of the Configure call; an engine that sends none (a tool): the environment's credentials. */
+  private configured(): Face {
+    this.face ??= Face.of(() => undefined);
+    return this.face;
   }
 
   /** The stack a resource belongs to keys the stack journal (the dynamic face's owner, from the URN). */
   private opened(urn: string): { lifecycle: Lifecycle; kind: Kind } {
     const { stack, project, type } = parseUrn(urn);
-    const lifecycle = this.configured();
-    lifecycle.session.owner = `${project}/${stack}`;
+    const lifecycle = this.configured().serving(`${project}/${stack}`);
     return { lifecycle, kind: kindOfType(type) };
   }
 
@@ -258,7 +245,7 @@ export class NativeProvider {
         const name = key.replace(/^mediahost:config:/, "");
         if (args[name] === undefined) args[name] = value;
       }
-      this.configure(readConfiguration({ config: configReader(args), env: process.env }));
+      this.face = Face.of(configReader(args));
       return new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false);
     }),
 
@@ -376,7 +363,7 @@ export class NativeProvider {
       if (!fn || req.getTok() !== `${PACKAGE}:index:${name}`)
         throw new ProviderError(`unknown function ${req.getTok()}`);
       const args = argumentsOf(name, fn, decode(req.getArgs()).props) as { account?: string };
-      const client = this.configured().session.context(args.account).client;
+      const client = this.configured().account(args.account).client;
       const result = await fn.run(client, args as never);
       return new providerPb.InvokeResponse().setReturn(encode(Struct, result, fn.secrets ?? []));
     }),

@@ -5,7 +5,7 @@
 // resource leaves the state with a warning that says so. An alias taken over with `adopt` is put
 // back as it was found on delete.
 import { z } from "zod";
-import type { AliasUpdate } from "../account/writer";
+import type { AliasUpdate } from "../account/account-object";
 import { defineKind } from "./kind";
 import { AliasName } from "./schema";
 

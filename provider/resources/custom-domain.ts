@@ -25,7 +25,10 @@ const inputs = z.strictObject({
   alias: AliasName,
   /** Host name such as `img.example.com`. Changing it replaces the domain (the old one is removed first). */
   domain: Hostname,
-  /** Take over the alias's domain if it carries one already (this one or another); on delete it is put back as found. */
+  /**
+   * Take over the alias's domain if it carries one already (this one or another); on delete it is
+   * put back as found.
+   */
   adopt: z.boolean().optional(),
 });
 

@@ -1,14 +1,14 @@
 // FolderOptions: the three options of one folder. Only the keys given are managed; the service
 // returns only keys that are set, so a managed key missing on read is drift ("not set here").
-// Whether a POST merges keys or replaces the set is not documented (docs/api.md#folder-options),
-// so a write sends the whole set: the folder's options read just before, with the managed ones
-// changed — right under either rule, never dropping an option the program does not manage — and
-// reads them back a round trip after (provider/account/read-back.ts; at once for a folder this run
-// made, which no one else writes yet), writing again what another writer undid. Writes of one folder's options never interleave within the process. Delete leaves
-// the options as they are: they go with their folder, which is usually deleted next, and unsetting
-// them would cost three calls per folder on every destroy (and is impossible if the service merges
-// the set). An adopted resource puts back what it found; a service that merges the set cannot
-// unset a key, which delete then says.
+// Whether a POST merges keys or replaces the set is not documented (docs/api.md#folder-options), so
+// a write sends the whole set: the folder's options read just before, with the managed ones changed
+// — right under either rule, never dropping an option the program does not manage — and reads them
+// back a round trip after (provider/account/read-back.ts; at once for a folder this run made, which
+// no one else writes yet), writing again what another writer undid. Writes of one folder's options
+// never interleave within the process. Delete leaves the options as they are: they go with their
+// folder, which is usually deleted next, and unsetting them would cost three calls per folder on
+// every destroy (and is impossible if the service merges the set). An adopted resource puts back
+// what it found; a service that merges the set cannot unset a key, which delete then says.
 
 import { schemas } from "mediahost-contract";
 import { z } from "zod";

@@ -14,11 +14,20 @@ import { FolderPath } from "./schema";
 import { mkdirWithParents, treeOf } from "./tree";
 
 const inputs = z.strictObject({
-  /** Absolute path, e.g. `/products/shoes`. Missing parents are created; only this folder is managed. Changing it moves the folder with everything in it. */
+  /**
+   * Absolute path, e.g. `/products/shoes`. Missing parents are created; only this folder is
+   * managed. Changing it moves the folder with everything in it.
+   */
   path: FolderPath,
-  /** Delete the folder with everything in it (emptied with a batch delete job). Default false: deleting a non-empty folder fails. */
+  /**
+   * Delete the folder with everything in it (emptied with a batch delete job). Default false:
+   * deleting a non-empty folder fails.
+   */
   forceDestroy: z.boolean().optional(),
-  /** Take over a folder that exists already instead of failing; on delete it is then left in place (unless `forceDestroy`). */
+  /**
+   * Take over a folder that exists already instead of failing; on delete it is then left in place
+   * (unless `forceDestroy`).
+   */
   adopt: z.boolean().optional(),
 });
 

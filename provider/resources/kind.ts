@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { AccountContext } from "../account/context";
 import type { MediahostClient } from "../client";
 import type { Equivalence } from "../diff";
+import { log } from "../log";
 
 /** Outputs every resource records besides its inputs and the kind's own outputs. */
 export interface Recorded {
@@ -171,4 +172,29 @@ export function defineKind<S extends z.ZodObject, X extends object>(
   kind: Kind<S, X> & { observations?: readonly (keyof X & string)[] },
 ): Kind<S, X> {
   return kind;
+}
+
+/** The input properties of a kind: `account` and its schema's keys, in that order. */
+export function propertiesOf(kind: Kind): string[] {
+  return ["account", ...Object.keys(kind.inputs.shape)];
+}
+
+/** How messages name a resource's object, e.g. `Folder /a`. */
+export function describe(kind: Kind, props: Record<string, unknown>): string {
+  try {
+    return `${kind.name} ${kind.id(props as never)}`;
+  } catch {
+    return kind.name;
+  }
+}
+
+/** The context a kind's calls get, for one account. */
+export function kindContext(ctx: AccountContext, accountAlias: string): KindContext {
+  return {
+    client: ctx.client,
+    account: ctx,
+    accountAlias,
+    info: (message) => log.info(message),
+    warn: (message) => log.warn(message),
+  };
 }

@@ -11,9 +11,9 @@ import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient, sharedTokenCache } from "../../provider/client";
 import { readConfiguration } from "../../provider/config";
 import { DynamicFace } from "../../provider/dynamic";
+import { Face } from "../../provider/face";
 import { OWNER_KEY } from "../../provider/hidden";
 import { journalFor, resetJournals } from "../../provider/journal";
-import { Session } from "../../provider/session";
 import { putFile } from "./helpers/files";
 
 type Props = Record<string, unknown>;
@@ -53,7 +53,7 @@ function run(config: Record<string, string> = {}, owner = "org/proj/dev") {
     ...config,
   };
   const lc = new DynamicFace(
-    new Session(readConfiguration({ config: (k) => all[k], env: { MEDIAHOST_JOURNAL_DIR: journalDir } })),
+    new Face(readConfiguration({ config: (k) => all[k], env: { MEDIAHOST_JOURNAL_DIR: journalDir } })),
   );
   const withOwner = (p: Props) => ({ ...PROVIDER, ...p, [OWNER_KEY]: owner });
   return {

@@ -23,9 +23,18 @@ const FLOORS: { name: string; paths: string[] }[] = [
   { name: "kinds", paths: ["provider/resources/"] },
   {
     name: "lifecycle",
-    paths: ["provider/lifecycle.ts", "provider/contexts.ts", "provider/session.ts", "provider/functions.ts"],
+    paths: [
+      "provider/lifecycle.ts",
+      "provider/contexts.ts",
+      "provider/steps.ts",
+      "provider/session.ts",
+      "provider/functions.ts",
+    ],
   },
-  { name: "faces", paths: ["provider/dynamic.ts", "provider/native/", "provider/index.ts"] },
+  {
+    name: "faces",
+    paths: ["provider/face.ts", "provider/dynamic.ts", "provider/native/", "provider/index.ts"],
+  },
   { name: "sdk", paths: ["sdk/"] },
   { name: "tools", paths: ["tools/"] },
   { name: "scripts", paths: ["scripts/"] },
@@ -70,6 +79,32 @@ function target(from: string, spec: string): string {
   return base;
 }
 
+/** The import cycles of a graph: each strongly connected set of two or more modules (or one importing itself). */
+function cyclesIn(edges: Map<string, string[]>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const to of edges.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file)!, low.get(to)!));
+      } else if (stack.includes(to)) low.set(file, Math.min(low.get(file)!, index.get(to)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const set: string[] = [];
+    for (let top = stack.pop(); top !== undefined; top = top === file ? undefined : stack.pop())
+      set.push(top);
+    if (set.length > 1 || edges.get(file)?.includes(file)) cycles.push(set.sort().join(" <-> "));
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
 describe("the floors of the house", () => {
   const files = ["contract", "provider", "sdk", "tools", "scripts"].flatMap(sources);
 
@@ -88,6 +123,26 @@ describe("the floors of the house", () => {
       }),
     );
     expect(upward).toEqual([]);
+  });
+
+  it("has no import cycle inside provider/: no module reaches itself through what it imports", () => {
+    const modules = sources("provider");
+    const edges = new Map(
+      modules.map((file) => [
+        file,
+        imports(file)
+          .map((spec) => target(file, spec))
+          .filter((to) => modules.includes(to)),
+      ]),
+    );
+    expect(cyclesIn(edges)).toEqual([]);
+  });
+
+  it("makes every Session in one place, what every face shares (provider/face.ts)", () => {
+    const code = ["contract", "provider", "sdk", "tools", "scripts", "emulator"].flatMap(sources);
+    expect(code).toContain("tools/recover.ts");
+    const making = code.filter((file) => /\bnew Session\(/.test(readFileSync(join(repo, file), "utf8")));
+    expect(making).toEqual(["provider/face.ts"]);
   });
 
   it("keeps provider/ free of the SDK, the tools, the emulator and the scripts", () => {

@@ -12,7 +12,8 @@ describe("Session", () => {
       "mediahost:clientSecret": "secret",
     };
     const session = new Session(readConfiguration({ config: (k) => config[k], env: {} }));
-    const writer = session.context(undefined).writer as unknown as { onlyDeletes(): boolean };
+    const writer = (session.context(undefined).writer as unknown as { options: { onlyDeletes(): boolean } })
+      .options;
     expect(writer.onlyDeletes()).toBe(true);
     await session.operation(async () => {});
     expect(writer.onlyDeletes()).toBe(true);

@@ -1,0 +1,95 @@
+// What the lifecycle's steps share (provider/lifecycle.ts, and the create and the delete of
+// provider/contexts.ts): the opening of a call on a resource in the state, where this run's moves
+// put an object, "not found" meaning gone, and outputs the engine can carry. Small helpers only:
+// each operation's own steps stay in the one place that runs them.
+import type { AccountContext } from "./account/context";
+import { MediahostError } from "./client";
+import { ProviderError } from "./errors";
+import { describe, type Kind, type Recorded } from "./resources/kind";
+import type { Move, Session } from "./session";
+
+type Props = Record<string, unknown>;
+type State = Props & Recorded;
+
+/**
+ * The opening of every call on a resource in the state: it is seen in the state (the journal
+ * forgets its create in flight), and its account — the context of its account name, and the
+ * alias its credentials reach, checked against the recorded one now, or (`"byWriter"`, for
+ * kinds that write through the account writer) on the writer's own read before it writes.
+ */
+export async function openRecorded(
+  session: Session,
+  kind: Kind,
+  id: string,
+  olds: State,
+  accountName: string | undefined,
+  check: "now" | "byWriter" = kind.viaAccountWriter ? "byWriter" : "now",
+): Promise<{ ctx: AccountContext; alias: string }> {
+  seenInState(session, kind, id, olds);
+  const ctx = session.context(accountName);
+  const alias =
+    check === "byWriter" ? olds.accountAlias : await ctx.alias(olds.accountAlias, describe(kind, olds));
+  return { ctx, alias };
+}
+
+/** The object is in the stack's state: a journal note of its create in flight is no longer needed. */
+export function seenInState(session: Session, kind: Kind, id: string, olds: State): void {
+  if (!session.owner || !id || typeof olds.accountAlias !== "string") return;
+  try {
+    const ctx = session.context(olds.account);
+    session.journal(ctx, olds.accountAlias)?.created(kind.name, id);
+  } catch {
+    // an account no longer configured: its operations report that themselves
+  }
+}
+
+/**
+ * The state with its location where the object is now: after the moves of this run that carry
+ * it (waited for; a failed one fails this step too), or where its own move starts.
+ */
+export async function whereNow(
+  session: Session,
+  kind: Kind,
+  alias: string,
+  olds: State,
+  move?: Move,
+): Promise<State> {
+  const prop = kind.location;
+  if (!prop || typeof olds[prop] !== "string") return olds;
+  const where = move?.from ?? session.locate(alias, kind, olds[prop] as string);
+  if (where.location === olds[prop]) return olds;
+  try {
+    await where.after;
+  } catch (err) {
+    throw new ProviderError(
+      `${olds[prop]} did not move: the folder holding it failed to move (${(err as Error).message})`,
+    );
+  }
+  return { ...olds, [prop]: where.location };
+}
+
+/** Drops `undefined` (at any depth): the engine's protobuf Struct cannot carry it. */
+export function defined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(defined) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, defined(v)]),
+    ) as T;
+  }
+  return value;
+}
+
+/**
+ * What `work` gives, or undefined when it fails because the object is gone: not found, or (for a
+ * path) no longer a folder.
+ */
+export async function orGone<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof MediahostError && (err.isNotFound || err.isNotADirectory)) return undefined;
+    throw err;
+  }
+}
