@@ -3,7 +3,8 @@
 # project (unit, integration, contract, e2e). Every step runs even if an earlier one failed, so one
 # run shows all problems; the exit code is non-zero if any step failed.
 # e2e tests provision the real Pulumi CLI (scripts/toolchain/provision.sh), and the console's browser
-# test Debian's Chromium (scripts/toolchain/chromium.sh, run below before the tests); locally they
+# test Debian's Chromium (scripts/toolchain/chromium.sh), the object-store tests versitygw
+# (scripts/toolchain/objectstore.sh), both run below before the tests; locally they
 # skip with a message if that is impossible, under CI=true they fail instead.
 set -uo pipefail
 
@@ -50,6 +51,15 @@ elif bash scripts/toolchain/chromium.sh >/dev/null; then
   echo "=== chromium: ok"
 else
   echo "=== chromium: unavailable (see above): test/e2e/console.test.ts will say so and skip"
+fi
+
+# likewise the S3 object store of test/e2e/objectstore-*.test.ts (versitygw, built once from its Go module)
+if [ "${CI:-}" = "true" ]; then
+  step objectstore bash scripts/toolchain/objectstore.sh
+elif bash scripts/toolchain/objectstore.sh >/dev/null; then
+  echo "=== objectstore: ok"
+else
+  echo "=== objectstore: unavailable (see above): test/e2e/objectstore-*.test.ts will say so and skip"
 fi
 
 step vitest vitest run

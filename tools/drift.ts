@@ -12,6 +12,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type EngineEvent, LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
+import { describeBackend } from "./lib/backend";
 import {
   displayName,
   driftOfStep,
@@ -20,14 +21,14 @@ import {
   type ResourceDrift,
   type StepMetadata,
 } from "./lib/diff";
-import { accountKeys, runFleet } from "./lib/fleet";
+import { accountKeys, parseShard, runFleet, shardOf } from "./lib/fleet";
 import { cliError, locatePulumi, pathWith, pulumiRoot } from "./lib/pulumi-cli";
 import { exitCode, FORMATS, type Format, render, type StackReport, summarize } from "./lib/reports";
 import { runMain } from "./lib/run";
 
 const USAGE = `Usage: mediahost-drift [--stack NAME ...] [--all-stacks] [--cwd DIR] [--backend-url URL]
                        [--format table|json|junit|markdown] [--report FORMAT=FILE ...] [--concurrency N]
-                       [--pulumi PATH] [--run-program]
+                       [--shard K/N] [--pulumi PATH] [--run-program]
 
 Runs a refresh preview of Pulumi stacks (nothing is changed) and reports every property whose
 value in the account differs from the stack's state, and every resource gone from the account.
@@ -42,6 +43,8 @@ value in the account differs from the stack's state, and every resource gone fro
   --report F=FILE     also write the report in format F to FILE (repeatable): one check, several
                       reports, e.g. --report junit=drift.xml --report markdown=drift.md
   --concurrency N     stacks checked at once (default 4); stacks of one account take turns
+  --shard K/N         check only shard K of N of the stacks (every N-th by name, from the K-th), so
+                      that N CI runners split a fleet: run one job per K with the same N
   --pulumi PATH       the pulumi CLI (default: pulumi on PATH, then $PULUMI_HOME/bin, then ~/.pulumi/bin)
   --run-program       run the program first, so that the provider uses the stack's current config
                       (e.g. rotated credentials); by default, as \`pulumi refresh\` does, it uses the
@@ -142,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
       report: { type: "string", multiple: true },
       json: { type: "boolean" },
       concurrency: { type: "string" },
+      shard: { type: "string" },
       pulumi: { type: "string" },
       "run-program": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -167,6 +171,7 @@ async function main(argv: string[]): Promise<number> {
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new Error(`--concurrency must be a whole number >= 1`);
   if (values["all-stacks"] && values.stack) throw new Error("give --stack or --all-stacks, not both");
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
 
   const workDir = resolve(values.cwd ?? ".");
   const cli = locatePulumi(values.pulumi);
@@ -183,6 +188,15 @@ async function main(argv: string[]): Promise<number> {
   progress(`pulumi ${pulumiCommand.version?.toString() ?? "?"} at ${cli.binary} (from ${cli.source})`);
 
   const workspace = await LocalWorkspace.create({ workDir, pulumiCommand, envVars });
+  // every read goes through the CLI, so any backend it reaches works; messages name it
+  const url =
+    backendUrl ??
+    (await workspace
+      .whoAmI()
+      .then((w) => w.url)
+      .catch(() => undefined));
+  const where = url ? describeBackend(url) : "the backend pulumi is logged in to";
+  progress(`stacks of ${workDir} on ${where}`);
   // Every command of the Automation API names its stack with --stack, so no stack is selected:
   // `pulumi stack select` would change the user's selected stack as a side effect.
   workspace.selectStack = async () => {};
@@ -191,7 +205,7 @@ async function main(argv: string[]): Promise<number> {
   let names: string[];
   if (values["all-stacks"]) {
     names = known;
-    if (names.length === 0) throw new Error(`no stacks in the project of ${workDir}`);
+    if (names.length === 0) throw new Error(`no stacks in the project of ${workDir} on ${where}`);
   } else {
     const asked =
       values.stack ?? [process.env.PULUMI_STACK ?? (await workspace.stack())?.name].filter((s) => !!s);
@@ -199,12 +213,17 @@ async function main(argv: string[]): Promise<number> {
     for (const name of asked as string[]) {
       if (!known.some((k) => sameStack(k, name)))
         throw new Error(
-          `no stack named '${name}' found in project of ${workDir}${known.length ? ` (stacks: ${known.join(", ")})` : ""}`,
+          `no stack named '${name}' found in project of ${workDir} on ${where}${known.length ? ` (stacks: ${known.join(", ")})` : ""}`,
         );
     }
     names = asked as string[];
   }
-  const fleet = names.length > 1;
+  if (shard) {
+    const all = names.length;
+    names = shardOf(names, shard);
+    progress(`shard ${shard.k}/${shard.n}: ${names.length} of ${all} stacks`);
+  }
+  const fleet = names.length > 1 || shard !== undefined;
 
   // Which accounts each stack reaches, read from its config within the same bound; a stack whose
   // config cannot be read is reported failed, and the others are still checked.
@@ -235,7 +254,7 @@ async function main(argv: string[]): Promise<number> {
     return {
       keys: s.keys,
       run: () => {
-        say(`refresh preview of stack ${s.name} in ${workDir} (nothing is changed)`);
+        say(`refresh preview of stack ${s.name} on ${where} (nothing is changed)`);
         return checkStack(stack, !!values["run-program"], say);
       },
     };

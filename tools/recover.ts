@@ -25,6 +25,7 @@ import { parseArgs } from "node:util";
 import { Face } from "../provider/face";
 import { kindByName } from "../provider/resources";
 import { describe } from "../provider/resources/kind";
+import { describeBackend } from "./lib/backend";
 import { fileBackendDir, repairEmptyAttrs } from "./lib/file-backend";
 import { type Deployment, importDocument, isNative, type PendingCreate, pendingCreates } from "./lib/pending";
 import { locatePulumi, pathWith } from "./lib/pulumi-cli";
@@ -63,6 +64,19 @@ async function whoami(cli: Cli): Promise<string | undefined> {
   }
 }
 
+/** What a failed command said: stderr, else its error lines on stdout (where `pulumi import` puts them). */
+function whatItSaid(stdout: string, stderr: string): string {
+  if (stderr.trim()) return stderr.trim();
+  return [
+    ...new Set(
+      stdout
+        .split("\n")
+        .filter((l) => /^\s*error: /.test(l))
+        .map((l) => l.trim()),
+    ),
+  ].join("\n");
+}
+
 function cliAt(binary: string, cwd: string, stack: string | undefined): Cli {
   const env = { ...process.env, PATH: pathWith(binary) };
   return {
@@ -74,7 +88,11 @@ function cliAt(binary: string, cwd: string, stack: string | undefined): Cli {
           { cwd, env, maxBuffer: 256 << 20 },
           (err, stdout, stderr) =>
             err
-              ? fail(new Error(`pulumi ${args[0]} ${args[1] ?? ""}: ${stderr.trim() || err.message}`))
+              ? fail(
+                  new Error(
+                    `pulumi ${args[0]} ${args[1] ?? ""}: ${whatItSaid(stdout, stderr) || err.message}`,
+                  ),
+                )
               : ok(stdout),
         ),
       ),
@@ -100,20 +118,25 @@ async function main(argv: string[]): Promise<number> {
   const stack = values.stack ?? process.env.PULUMI_STACK;
   const cli = cliAt(locatePulumi(values.pulumi).binary, cwd, stack);
 
+  // any backend the CLI reaches (an object store, Pulumi Cloud, a directory): every step goes through
+  // the CLI, and the messages name the backend
+  const backendUrl = process.env.PULUMI_BACKEND_URL ?? (await whoami(cli));
+  const where = backendUrl ? describeBackend(backendUrl) : "the backend pulumi is logged in to";
+  const name = stack ?? (await cli.run(["stack", "--show-name"]).catch(() => "")).trim();
+  progress(`stack ${name || "(selected)"} on ${where}`);
   if (!values.print) {
     // a local file backend the kill left unreadable (an emptied .attrs file): repaired first
-    const backend = fileBackendDir(process.env.PULUMI_BACKEND_URL ?? (await whoami(cli)));
-    const name = stack ?? (await cli.run(["stack", "--show-name"]).catch(() => "")).trim();
-    if (backend && name) {
-      for (const file of await repairEmptyAttrs(backend, name))
+    const dir = fileBackendDir(backendUrl);
+    if (dir && name) {
+      for (const file of await repairEmptyAttrs(dir, name))
         progress(
           `removed ${file}: the interrupted run left it empty, and the backend could not load the stack`,
         );
     }
     // a lock left by the killed run: released (nothing to release is fine too)
     await cli.run(["cancel", "--yes"]).then(
-      () => progress("released the lock the interrupted update left"),
-      () => progress("no update in progress to cancel"),
+      () => progress(`released the lock the interrupted update left on ${where}`),
+      () => progress(`no update in progress to cancel on ${where}`),
     );
   }
   const deployment = JSON.parse(await cli.run(["stack", "export"])) as Deployment;
@@ -175,7 +198,7 @@ async function main(argv: string[]): Promise<number> {
     const file = join(dir, "deployment.json");
     await writeFile(file, JSON.stringify(pending.without), { mode: 0o600 });
     await cli.run(["stack", "import", "--file", file]);
-    progress("dropped the pending creates from the state");
+    progress(`dropped the pending creates from the state on ${where}`);
     // native resources the interrupted run made are taken in under their own URN, one at a time:
     // an object it never made (the service did not get that far) is left to the next up
     for (const { what, document } of imports) {
@@ -194,7 +217,7 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  progress("run `pulumi up` now");
+  progress(`run \`pulumi up\` now (stack ${name || "(selected)"} on ${where})`);
   return 0;
 }
 

@@ -1,7 +1,7 @@
 // mediahost-drift's fleet pieces: stacks of one account take turns within the concurrency bound,
 // and the accounts a stack reaches are read from its config without any secret in the key.
 import { describe, expect, it } from "vitest";
-import { accountKeys, runFleet } from "../../tools/lib/fleet";
+import { accountKeys, parseShard, runFleet, shardOf } from "../../tools/lib/fleet";
 import { exitCode, render, type StackReport } from "../../tools/lib/reports";
 
 describe("runFleet", () => {
@@ -68,5 +68,22 @@ describe("reports", () => {
     expect(xml).toContain('<testcase classname="a" name="Alias &lt;b&gt;"/>');
     expect(xml).toContain('<error message="the refresh preview failed:">');
     expect(xml).toContain("token: HTTP 401 &quot;x&quot;");
+  });
+});
+
+describe("--shard K/N", () => {
+  it("splits the stacks among N runners: none twice, none left out, sizes within one", () => {
+    const names = Array.from({ length: 61 }, (_, i) => `site-${String(i).padStart(2, "0")}`).reverse();
+    const shards = [1, 2, 3].map((k) => shardOf(names, parseShard(`${k}/3`)));
+    expect(shards.flat().sort()).toEqual([...names].sort());
+    expect(new Set(shards.flat()).size).toBe(names.length);
+    expect(shards.map((s) => s.length)).toEqual([21, 20, 20]);
+    // the same split whatever order the backend listed them in
+    expect(shardOf([...names].sort(), parseShard("2/3"))).toEqual(shards[1]);
+  });
+
+  it("refuses a shard that is not K/N with 1 <= K <= N, naming the rule", () => {
+    for (const bad of ["0/3", "4/3", "3", "a/b", "1/0", "-1/2"])
+      expect(() => parseShard(bad)).toThrow(`--shard must be K/N with 1 <= K <= N, got "${bad}"`);
   });
 });

@@ -38,3 +38,25 @@ export function runFleet<T>(tasks: FleetTask<T>[], concurrency: number): Promise
     tasks.map((task) => holding([...new Set(task.keys)].sort(), () => slots.runExclusive(() => task.run()))),
   );
 }
+
+export interface Shard {
+  k: number;
+  n: number;
+}
+
+/** `K/N` with 1 <= K <= N, as `--shard` takes it. */
+export function parseShard(spec: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
+  const k = Number(m?.[1]);
+  const n = Number(m?.[2]);
+  if (!m || n < 1 || k < 1 || k > n) throw new Error(`--shard must be K/N with 1 <= K <= N, got "${spec}"`);
+  return { k, n };
+}
+
+/**
+ * The stacks of shard K of N: sorted by name, every N-th from the K-th. Runners that list the same
+ * stacks split them with none checked twice and none left out, the shards' sizes within one.
+ */
+export function shardOf(names: string[], { k, n }: Shard): string[] {
+  return [...names].sort().filter((_, i) => i % n === k - 1);
+}

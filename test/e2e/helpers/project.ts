@@ -27,6 +27,8 @@ export interface ProjectOptions {
   config?: ConfigMap;
   /** Extra environment of the CLI and its plugins. */
   env?: Record<string, string>;
+  /** The state backend (disposed with the project); default: a fresh file backend. */
+  backend?: TemporaryBackend & { stackState?(project: string, stack: string): Promise<unknown> };
 }
 
 export interface Project {
@@ -40,7 +42,7 @@ export interface Project {
   /** Calls by operation name the emulator saw since the last `mark()`. */
   calls(): Record<string, number>;
   mark(): void;
-  /** The stack's state as stored in the backend, read from its file on disk. */
+  /** The stack's state as stored in the backend: its file on disk, or the backend's `stackState` object. */
   stateFile(): Promise<unknown>;
   dispose(): Promise<void>;
 }
@@ -59,7 +61,7 @@ export async function openProject(toolchain: Toolchain, options: ProjectOptions)
   const shared = options.emulator && "control" in options.emulator ? options.emulator : undefined;
   const emulatorOptions = shared ? {} : ((options.emulator ?? {}) as EmulatorOptions);
   const emulator = shared ?? (await startEmulator({ log: () => {}, ...emulatorOptions }));
-  const backend = await createTemporaryBackend();
+  const backend = options.backend ?? (await createTemporaryBackend());
   const workDir = resolve(repoRoot, options.workDir);
   const stackName = `e2e-${randomBytes(4).toString("hex")}`;
   const output: string[] = [];
@@ -117,6 +119,7 @@ export async function openProject(toolchain: Toolchain, options: ProjectOptions)
     async stateFile() {
       // not stack.exportStack(): the Automation API exports with secrets decrypted
       const project = (await stack.workspace.projectSettings()).name;
+      if (options.backend?.stackState) return options.backend.stackState(project, stackName);
       const file = join(backend.dir, "state", ".pulumi", "stacks", project, `${stackName}.json`);
       return JSON.parse(await readFile(file, "utf8"));
     },

@@ -1,0 +1,228 @@
+// A real S3 object store on this machine: versitygw (Versity's S3 gateway, Apache-2.0), built once
+// from its Go module by scripts/toolchain/objectstore.sh into the toolchain cache, started on a free
+// port of 127.0.0.1 over a POSIX directory, stopped by `stop()`. Pulumi's DIY backend reaches it with
+// an s3:// URL, as it reaches AWS S3 or any S3-compatible store a team shares. Used by the e2e tests
+// (test/e2e/helpers/objectstore.ts) and scripts/bench-fleet.ts.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+
+// scripts/ from source (tests), dist/scripts/ when built
+const repoRoot = resolve(__dirname, basename(dirname(__dirname)) === "dist" ? "../.." : "..");
+const script = join(repoRoot, "scripts/toolchain/objectstore.sh");
+const REGION = "us-east-1";
+/** The state bucket every backend of a store lives in, under a prefix of its own. */
+export const BUCKET = "mediahost-state";
+
+/** Builds versitygw if it is not cached (scripts/toolchain/objectstore.sh); its path. */
+export function provisionObjectStore(): Promise<string> {
+  return new Promise<string>((ok, fail) =>
+    execFile("bash", [script], { cwd: repoRoot, maxBuffer: 16 << 20 }, (err, stdout, stderr) =>
+      err ? fail(new Error(`${script} failed:\n${stderr.trim()}`)) : ok(stdout.trim()),
+    ),
+  );
+}
+
+export interface RunningObjectStore {
+  /** http://127.0.0.1:<port> */
+  endpoint: string;
+  /** The DIY backend URL of the objects under `prefix` in the bucket. */
+  backendUrl(prefix: string): string;
+  /** The environment a Pulumi CLI needs to reach the store (credentials; no shared AWS files, no IMDS). */
+  awsEnv(dir: string): Record<string, string>;
+  /** The keys under `prefix` in the bucket (a real ListObjectsV2). */
+  list(prefix: string): Promise<string[]>;
+  /** An object's body, or undefined when there is none. */
+  get(key: string): Promise<string | undefined>;
+  /** Writes an object. */
+  put(key: string, body: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
+export async function startObjectStore(binary: string): Promise<RunningObjectStore> {
+  const dir = await mkdtemp(join(tmpdir(), "mediahost-objectstore-"));
+  const data = join(dir, "data");
+  // the POSIX backend keeps object metadata in xattrs; a sidecar directory works on any disk
+  // (tmpfs and overlay file systems of CI containers may refuse user xattrs)
+  const sidecar = join(dir, "meta");
+  // every subdirectory of the root is a bucket (versitygw's POSIX backend)
+  await mkdir(join(data, BUCKET), { recursive: true });
+  await mkdir(sidecar);
+  const access = "mediahost-test";
+  const secret = randomBytes(12).toString("hex");
+  let child: ChildProcess | undefined;
+  let endpoint = "";
+  let log = "";
+  for (let attempt = 0; attempt < 3 && !endpoint; attempt++) {
+    const port = await freePort();
+    child = spawn(
+      binary,
+      [
+        "--port",
+        `127.0.0.1:${port}`,
+        "--access",
+        access,
+        "--secret",
+        secret,
+        "--quiet",
+        "posix",
+        "--sidecar",
+        sidecar,
+        data,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    child.stdout?.on("data", (d) => {
+      log += d;
+    });
+    child.stderr?.on("data", (d) => {
+      log += d;
+    });
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100 && child.exitCode === null; i++) {
+      const up = await fetch(`${url}/`).then(
+        () => true,
+        () => false,
+      );
+      if (up) {
+        endpoint = url;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!endpoint) child.kill("SIGKILL");
+  }
+  if (!endpoint || !child) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`versitygw did not start:\n${log.trim()}`);
+  }
+  const gateway = child;
+  const s3 = (method: string, path: string, query: Record<string, string> = {}, body?: string) =>
+    fetch(signedUrl(endpoint, path, query), {
+      method,
+      headers: sign(method, endpoint, path, query, access, secret),
+      ...(body === undefined ? {} : { body }),
+    });
+  const running: RunningObjectStore = {
+    endpoint,
+    backendUrl: (prefix) =>
+      `s3://${BUCKET}/${prefix}?endpoint=${endpoint}&s3ForcePathStyle=true&region=${REGION}`,
+    awsEnv: (dir) => ({
+      AWS_ACCESS_KEY_ID: access,
+      AWS_SECRET_ACCESS_KEY: secret,
+      AWS_REGION: REGION,
+      AWS_CONFIG_FILE: join(dir, "aws-config"),
+      AWS_SHARED_CREDENTIALS_FILE: join(dir, "aws-credentials"),
+      AWS_EC2_METADATA_DISABLED: "true",
+    }),
+    async list(prefix) {
+      const keys: string[] = [];
+      let token: string | undefined;
+      do {
+        const query: Record<string, string> = { "list-type": "2", prefix };
+        if (token) query["continuation-token"] = token;
+        const res = await s3("GET", `/${BUCKET}`, query);
+        const xml = await res.text();
+        if (!res.ok) throw new Error(`list ${prefix}: ${res.status} ${xml}`);
+        for (const m of xml.matchAll(/<Key>([^<]*)<\/Key>/g)) keys.push(unescapeXml(m[1] ?? ""));
+        token = /<NextContinuationToken>([^<]*)</.exec(xml)?.[1];
+      } while (token);
+      return keys;
+    },
+    async get(key) {
+      const res = await s3("GET", `/${BUCKET}/${key}`);
+      if (res.status === 404) return undefined;
+      const body = await res.text();
+      if (!res.ok) throw new Error(`get ${key}: ${res.status} ${body}`);
+      return body;
+    },
+    async put(key, body) {
+      const res = await s3("PUT", `/${BUCKET}/${key}`, {}, body);
+      if (!res.ok) throw new Error(`put ${key}: ${res.status} ${await res.text()}`);
+    },
+    async stop() {
+      if (gateway.exitCode === null) {
+        const exited = new Promise((ok) => gateway.once("exit", ok));
+        gateway.kill("SIGTERM");
+        await Promise.race([exited, new Promise((ok) => setTimeout(ok, 3000))]);
+        if (gateway.exitCode === null) gateway.kill("SIGKILL");
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return running;
+}
+
+const unescapeXml = (s: string) =>
+  s.replace(/&(lt|gt|amp|quot|#34|#39|apos);/g, (_, e: string) =>
+    e === "lt" ? "<" : e === "gt" ? ">" : e === "amp" ? "&" : e === "quot" || e === "#34" ? '"' : "'",
+  );
+
+// RFC 3986 encoding, as SigV4 wants it
+const encode = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encodePath = (path: string) => path.split("/").map(encode).join("/");
+const canonicalQuery = (query: Record<string, string>) =>
+  Object.keys(query)
+    .sort()
+    .map((k) => `${encode(k)}=${encode(query[k] ?? "")}`)
+    .join("&");
+
+function signedUrl(endpoint: string, path: string, query: Record<string, string>): string {
+  const q = canonicalQuery(query);
+  return `${endpoint}${encodePath(path)}${q ? `?${q}` : ""}`;
+}
+
+/** AWS Signature Version 4 headers of a request, its body unsigned (UNSIGNED-PAYLOAD, over loopback). */
+function sign(
+  method: string,
+  endpoint: string,
+  path: string,
+  query: Record<string, string>,
+  access: string,
+  secret: string,
+): Record<string, string> {
+  const amzDate = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
+  const day = amzDate.slice(0, 8);
+  const headers: Record<string, string> = {
+    host: new URL(endpoint).host,
+    "x-amz-content-sha256": "UNSIGNED-PAYLOAD",
+    "x-amz-date": amzDate,
+  };
+  const names = Object.keys(headers).sort();
+  const canonical = [
+    method,
+    encodePath(path),
+    canonicalQuery(query),
+    ...names.map((n) => `${n}:${headers[n]}`),
+    "",
+    names.join(";"),
+    "UNSIGNED-PAYLOAD",
+  ].join("\n");
+  const scope = `${day}/${REGION}/s3/aws4_request`;
+  const toSign = [
+    "AWS4-HMAC-SHA256",
+    amzDate,
+    scope,
+    createHash("sha256").update(canonical).digest("hex"),
+  ].join("\n");
+  const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
+  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), REGION), "s3"), "aws4_request");
+  const signature = createHmac("sha256", key).update(toSign).digest("hex");
+  const { host: _, ...rest } = headers;
+  return {
+    ...rest,
+    authorization: `AWS4-HMAC-SHA256 Credential=${access}/${scope}, SignedHeaders=${names.join(";")}, Signature=${signature}`,
+  };
+}
