@@ -13,7 +13,7 @@ import { ENV_FALLBACK } from "../provider/config";
 import { dataFunctions } from "../provider/functions";
 import { kinds } from "../provider/resources";
 import type { Kind } from "../provider/resources/kind";
-import { VERSION } from "../provider/version";
+import { PLUGIN_DOWNLOAD_URL, VERSION } from "../provider/version";
 
 const PACKAGE = "mediahost";
 /** The repository: the sources' directory from scripts/ (tests) or from dist/scripts (the build). */
@@ -283,6 +283,8 @@ export function packageSchema(): Spec {
     license: "Apache-2.0",
     repository: "https://github.com/pulumi-mediahost/pulumi-mediahost",
     publisher: "pulumi-mediahost",
+    // package.json's `pulumi.server`; a release may name another (scripts/release.ts)
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     // SDKs laid out to be packed on their own (a go.mod of the Go SDK's own, under sdk/go)
     meta: { supportPack: true },
     config: { variables: config },

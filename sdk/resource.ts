@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { KIND_KEY } from "../provider/hidden";
 import type { Kind } from "../provider/resources/kind";
+import { PLUGIN_DOWNLOAD_URL, VERSION } from "../provider/version";
 import { ownerInput } from "./owner";
 
 import provider = require("./providers/any-kind");
@@ -52,6 +53,15 @@ export interface KindClasses<A, O> {
   /** A resource of the native provider plugin (type `mediahost:index:<Kind>`). */
   native: ResourceClass<A, O, pulumi.CustomResource>;
 }
+
+/**
+ * What the native face asks the engine for, as generated SDKs do: the plugin of this package's
+ * version, downloaded from `pulumi.server` of its package.json when the CLI has none.
+ */
+export const PLUGIN_OPTIONS: { version: string; pluginDownloadURL?: string } = {
+  version: VERSION,
+  ...(PLUGIN_DOWNLOAD_URL ? { pluginDownloadURL: PLUGIN_DOWNLOAD_URL } : {}),
+};
 
 /** Where the SDK's own modules are: their frames are not where a program declared a resource. */
 const SDK_DIR = `${__dirname}${sep}`;
@@ -204,7 +214,7 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
             resourceName,
             { ...prepare(args), accountAlias: undefined, ...outputProps },
             // a stack of the dynamic face moves to this one without a replace (docs/upgrading.md)
-            { ...own, aliases: [...(own.aliases ?? []), { type: dynamicType }] },
+            { ...PLUGIN_OPTIONS, ...own, aliases: [...(own.aliases ?? []), { type: dynamicType }] },
           );
         } finally {
           restore();
