@@ -54,7 +54,10 @@ describe("the plugin released and installed the standard ways", async () => {
         res.writeHead(404).end();
         return;
       }
-      void readFile(join(out, file)).then((body) => res.writeHead(200).end(body));
+      // the CLI refuses a download without a length
+      void readFile(join(out, file)).then((body) =>
+        res.writeHead(200, { "content-length": body.length, "content-type": "application/gzip" }).end(body),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     template = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v\${VERSION}`;
