@@ -46,12 +46,41 @@ export type ResourceClass<A, O, R = pulumi.dynamic.Resource> = new (
   opts?: pulumi.CustomResourceOptions,
 ) => R & O;
 
+/** What `get` takes of an existing object's state: any of its properties, each an Input. */
+export type StateOf<O> = { [P in keyof O]?: O[P] extends pulumi.Output<infer T> ? pulumi.Input<T> : never };
+
+/** A native class: a constructor, and the static methods every registry SDK's classes carry. */
+export type NativeClass<A, O> = ResourceClass<A, O, pulumi.CustomResource> & {
+  /**
+   * Reads an existing object of the account into the program by its id (the id `pulumi import`
+   * takes), through the plugin's Read: its outputs are what the account holds. The object is not
+   * managed: nothing is written, and `pulumi destroy` leaves it.
+   */
+  get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: StateOf<O>,
+    opts?: pulumi.CustomResourceOptions,
+  ): pulumi.CustomResource & O;
+  /** Whether `obj` is a resource of this kind, also when it was made by another copy of the SDK. */
+  isInstance(obj: unknown): obj is pulumi.CustomResource & O;
+};
+
 /** A kind's class in both faces. */
 export interface KindClasses<A, O> {
   /** A `pulumi.dynamic.Resource` whose provider is the shim every kind shares (type `pulumi-nodejs:dynamic/mediahost:<Kind>`). */
   dynamic: ResourceClass<A, O>;
   /** A resource of the native provider plugin (type `mediahost:index:<Kind>`). */
-  native: ResourceClass<A, O, pulumi.CustomResource>;
+  native: NativeClass<A, O>;
+}
+
+type Schema = { resources: Record<string, { properties: Record<string, unknown> }> };
+let schema: Schema | undefined;
+
+/** Every property of a native kind, as the package schema lists them (loaded on the first `get`). */
+function propertiesOf(type: string): Record<string, undefined> {
+  schema ??= require("../provider/native/schema.json") as Schema;
+  return Object.fromEntries(Object.keys(schema.resources[type]?.properties ?? {}).map((k) => [k, undefined]));
 }
 
 /**
@@ -202,10 +231,39 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
         }
       }
     } as unknown as ResourceClass<A, O>,
-    native: class extends pulumi.CustomResource {
+    native: class Native extends pulumi.CustomResource {
       /** What `@pulumi/policy`'s `isTypeOf` matches resources with. */
       static readonly __pulumiType = type;
+
+      static get(
+        this: new (
+          n: string,
+          a: A,
+          o?: pulumi.CustomResourceOptions,
+        ) => Native,
+        resourceName: string,
+        id: pulumi.Input<pulumi.ID>,
+        state?: StateOf<O>,
+        opts?: pulumi.CustomResourceOptions,
+      ): Native {
+        return new this(resourceName, state as A, { ...opts, id });
+      }
+
+      static override isInstance(obj: unknown): obj is Native {
+        return (obj as { __pulumiType?: unknown } | null | undefined)?.__pulumiType === type;
+      }
+
       constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
+        if (opts?.id !== undefined) {
+          // a read of an existing object: the state given, every other property read from the account
+          super(
+            type,
+            resourceName,
+            { ...propertiesOf(type), ...(args ?? {}) },
+            { ...PLUGIN_OPTIONS, ...opts },
+          );
+          return;
+        }
         const own = options(args, opts) ?? {};
         const restore = registrationStacks(1);
         try {
@@ -220,6 +278,6 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
           restore();
         }
       }
-    } as unknown as ResourceClass<A, O, pulumi.CustomResource>,
+    } as unknown as NativeClass<A, O>,
   };
 }
