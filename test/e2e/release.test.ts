@@ -162,6 +162,89 @@ describe("the plugin released and installed the standard ways", async () => {
     }
   });
 
+  it("`pulumi package add` generates the TypeScript SDK, which npm refuses under the name pulumi-mediahost/native", async () => {
+    // the schema names the Node.js SDK `pulumi-mediahost/native` (the npm package's native face),
+    // so that `pulumi import` writes code for it; npm takes no such name for a local package
+    const dir = await mkdtemp(join(tmpdir(), "mediahost-package-add-ts-"));
+    const home = await mkdtemp(join(tmpdir(), "mediahost-package-add-home-"));
+    try {
+      const env = {
+        ...toolchain.env,
+        PATH: path,
+        PULUMI_HOME: home,
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      };
+      await writeFile(
+        join(dir, "Pulumi.yaml"),
+        "name: added\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
+      );
+      await writeFile(
+        join(dir, "package.json"),
+        JSON.stringify({ name: "added", main: "index.ts", dependencies: {} }),
+      );
+      const install = await run(
+        "pulumi",
+        ["plugin", "install", "resource", "mediahost", VERSION, "--file", join(out, PLUGIN)],
+        dir,
+        env,
+      );
+      expect(install.code, install.out).toBe(0);
+      const added = await run("pulumi", ["package", "add", `mediahost@${VERSION}`], dir, env);
+      expect(added.out).toContain(
+        `Successfully generated an SDK for the mediahost package at ${join(dir, "sdks")}`,
+      );
+      expect(existsSync(join(dir, "sdks/mediahost/folder.ts"))).toBe(true);
+      expect(added.code).toBe(1);
+      expect(added.out).toMatch(
+        /npm error code EINVALIDPACKAGENAME\nnpm error Invalid package name "pulumi-mediahost\/native"/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it("a YAML program runs on the plugin as installed; `pulumi package add` records it when the YAML host can link", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mediahost-package-add-yaml-"));
+    const yaml =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Pulumi YAML's interpolation
+      "name: added-yaml\nruntime: yaml\nresources:\n  media:\n    type: mediahost:Folder\n    properties:\n      path: /from-yaml\noutputs:\n  path: ${media.path}\n";
+    await writeFile(join(dir, "Pulumi.yaml"), yaml);
+    const p = await openProject(toolchain, {
+      workDir: dir,
+      emulator,
+      env: { PATH: path, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
+    });
+    try {
+      const env = { ...toolchain.env, ...p.backend.envVars, PATH: path };
+      const install = await run(
+        "pulumi",
+        ["plugin", "install", "resource", "mediahost", VERSION, "--file", join(out, PLUGIN)],
+        dir,
+        env,
+      );
+      expect(install.code, install.out).toBe(0);
+      const added = await run("pulumi", ["package", "add", `mediahost@${VERSION}`], dir, env);
+      if (added.code === 0) {
+        expect(await readFile(join(dir, "Pulumi.yaml"), "utf8")).toMatch(
+          /^packages:\n {2}mediahost: mediahost@/m,
+        );
+      } else {
+        // Pulumi YAML before the host's Link (the v1.25.0 the toolchain builds): nothing recorded
+        expect(added.out).toContain("error: linking package: method Link not implemented");
+        expect(await readFile(join(dir, "Pulumi.yaml"), "utf8")).toBe(yaml);
+      }
+      const up = await p.stack.up();
+      expect(up.outputs.path?.value).toBe("/from-yaml");
+      expect(emulator.control.state().tree.map((e) => e.path)).toContain("/from-yaml");
+      await p.stack.destroy();
+      expect(emulator.control.state().tree.map((e) => e.path)).not.toContain("/from-yaml");
+    } finally {
+      await p.dispose();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("downloads the plugin from pluginDownloadURL when a fresh PULUMI_HOME has none", async () => {
     const p = await openProject(toolchain, {
       workDir: program,
