@@ -4,13 +4,30 @@
 // changed, and destroy.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { repoRoot, toolchainForTests } from "./helpers/toolchain";
 
 const ORIGIN_PASSWORD = "origin-pw-go-7b1e";
+/** The CLI's version: the Go SDK a program builds against. */
+const VERSION = readFileSync(join(repoRoot, "scripts/toolchain/cli-version"), "utf8").trim();
+const ADDED_PROGRAM = `package main
+
+import (
+\t"github.com/pulumi-mediahost/pulumi-mediahost/sdk/go/mediahost"
+\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+\tpulumi.Run(func(ctx *pulumi.Context) error {
+\t\t_, err := mediahost.NewFolder(ctx, "added", &mediahost.FolderArgs{Path: pulumi.String("/added")})
+\t\treturn err
+\t})
+}
+`;
 const example = join(repoRoot, "examples/go");
 
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
@@ -118,6 +135,36 @@ describe("examples/go with the real CLI", async () => {
         )?.[0] ?? "";
       expect(update).toMatch(/~ title\s*: "Boots" => "Shoes"/);
       expect(update).not.toMatch(/~ (path|tags|description)/);
+    });
+
+    it("`pulumi package add` of the plugin writes the Go SDK, its replace and the record; a program builds on it", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "mediahost-package-add-go-"));
+      try {
+        await writeFile(join(dir, "Pulumi.yaml"), "name: added-go\nruntime: go\n");
+        await writeFile(
+          join(dir, "go.mod"),
+          `module added-go\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${VERSION}\n`,
+        );
+        await writeFile(join(dir, "main.go"), ADDED_PROGRAM);
+        const addEnv = { ...env, ...p.backend.envVars };
+        const added = await run(
+          "pulumi",
+          ["package", "add", join(repoRoot, "plugin/pulumi-resource-mediahost")],
+          dir,
+          addEnv,
+        );
+        expect(added.code, added.out).toBe(0);
+        expect(readFileSync(join(dir, "Pulumi.yaml"), "utf8")).toMatch(
+          /^packages:\n {2}mediahost: mediahost@/m,
+        );
+        expect(readFileSync(join(dir, "go.mod"), "utf8")).toMatch(
+          /^replace github\.com\/pulumi-mediahost\/pulumi-mediahost\/sdk\/go => \.\/sdks\/mediahost$/m,
+        );
+        const built = await run(go, ["build", "-o", "/dev/null", "."], dir, env);
+        expect(built.code, built.out).toBe(0);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it("destroys everything it made", async () => {
