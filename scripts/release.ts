@@ -74,7 +74,7 @@ ${MIN_NODE} or later on PATH, and nothing else: its dependencies are bundled in 
 or let the CLI fetch it from ${downloadUrl}.
 `;
 
-/** server.ts loads gRPC and the protocol's stubs through @pulumi/pulumi's own require: plain requires to bundle them. */
+/** server.ts loads gRPC and the protocol's stubs through @pulumi/pulumi's require: plain requires bundle them. */
 const SDK_REQUIRE =
   /^const sdk = .*createRequire\)\(require\.resolve\("@pulumi\/pulumi\/package\.json"\)\);$/m;
 
