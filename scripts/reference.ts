@@ -50,9 +50,14 @@ function typeOf(p: Prop, used: Set<string>): string {
   return p.type ?? "any";
 }
 
-function table(props: Record<string, Prop>, required: string[], used: Set<string>): string[] {
+function table(
+  props: Record<string, Prop>,
+  required: string[],
+  used: Set<string>,
+  always = "required",
+): string[] {
   return [
-    "| name | type | required | description |",
+    `| name | type | ${always} | description |`,
     "|---|---|---|---|",
     ...Object.entries(props).map(
       ([name, p]) =>
@@ -123,7 +128,7 @@ function resourcePage(token: string, r: Resource, types: Record<string, ObjectTy
     "",
     "Every input, and:",
     "",
-    ...table(outputsOnly, r.required ?? [], used),
+    ...table(outputsOnly, r.required ?? [], used, "always set"),
     ...(imports === undefined ? [] : ["", `## Import${imports}`]),
     ...typeSections(used, types),
     "",
@@ -142,7 +147,7 @@ function functionPage(token: string, f: Fn, types: Record<string, ObjectType>): 
     "",
     "## Result",
     "",
-    ...table(f.outputs?.properties ?? {}, f.outputs?.required ?? [], used),
+    ...table(f.outputs?.properties ?? {}, f.outputs?.required ?? [], used, "always set"),
     ...typeSections(used, types),
     "",
   ].join("\n");
