@@ -189,6 +189,13 @@ describe("the plugin released and installed the standard ways", async () => {
         env,
       );
       expect(install.code, install.out).toBe(0);
+      // an archive is no source `pulumi package add` takes: the plugin installed from it is
+      const archive = join(out, PLUGIN);
+      const fromArchive = await run("pulumi", ["package", "add", archive], dir, env);
+      expect(fromArchive.code).toBe(1);
+      expect(fromArchive.out).toContain(
+        `error: failed to get schema: unable to install ${archive}: stat ${archive}/pulumi-resource-: not a directory`,
+      );
       const added = await run("pulumi", ["package", "add", `mediahost@${VERSION}`], dir, env);
       expect(added.out).toContain(
         `Successfully generated an SDK for the mediahost package at ${join(dir, "sdks")}`,
