@@ -16,11 +16,11 @@ const inputs = z
   .strictObject({
     /** Absolute path of the folder (or file). Changing it replaces the resource. */
     path: ManagedPath,
-    /** At most 256 characters. */
+    /** The title of the folder or file at the service (at most 256 characters). */
     title: schemas.Title.optional(),
-    /** At most 1024 characters; for images it is the alt text. */
+    /** Its description (at most 1024 characters); for images it is the alt text. */
     description: schemas.Description.optional(),
-    /** At most 50 distinct tags of at most 32 characters; compared as a set. */
+    /** Its tags, for search at the service: at most 50 distinct, of at most 32 characters; compared as a set. */
     tags: z
       .array(schemas.Tag)
       .max(50, { message: "must have at most 50 tags" })

@@ -102,5 +102,19 @@ describe("importDocument (mediahost-recover)", () => {
         "web",
       ),
     ).toEqual({ nameTable: {}, resources: [{ type: "mediahost:index:Alias", name: "web", id: "web" }] });
+    // the default provider of the native classes, which name their version and download URL
+    expect(
+      importDocument(
+        {
+          urn: "urn:pulumi:ci::p::mediahost:index:Alias::web",
+          type: "mediahost:index:Alias",
+          kind: "Alias",
+          inputs: {},
+          provider:
+            "urn:pulumi:ci::p::pulumi:providers:mediahost::default_0_3_0_github_/api.github.com/pulumi-mediahost/pulumi-mediahost::1d2e",
+        },
+        "web",
+      ),
+    ).toEqual({ nameTable: {}, resources: [{ type: "mediahost:index:Alias", name: "web", id: "web" }] });
   });
 });
