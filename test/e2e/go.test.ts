@@ -67,6 +67,7 @@ describe("examples/go with the real CLI", async () => {
     statSync(join(hostDir, "pulumi-language-go")).ino ===
       statSync(join(hostDir, "pulumi-language-nodejs")).ino;
 
+  let p: Project;
   beforeAll(async () => {
     await rm(join(example, "sdk"), { recursive: true, force: true });
     const gen = await run(
@@ -84,8 +85,18 @@ describe("examples/go with the real CLI", async () => {
       env,
     );
     expect(gen.code, gen.out).toBe(0);
+    if (!ours) {
+      p = await openProject(toolchain, {
+        workDir: "examples/go",
+        config: { originPassword: { value: ORIGIN_PASSWORD, secret: true } },
+        env: { PATH: env.PATH, GOTOOLCHAIN: "local" },
+      });
+    }
   });
-  afterAll(() => rm(join(example, "sdk"), { recursive: true, force: true }));
+  afterAll(async () => {
+    await p?.dispose();
+    await rm(join(example, "sdk"), { recursive: true, force: true });
+  });
 
   it("compiles against the SDK generated from the schema, through the replace in its go.mod", async () => {
     const built = await run(go, ["build", "-o", "/dev/null", "."], example, env);
@@ -99,16 +110,6 @@ describe("examples/go with the real CLI", async () => {
   if (ours)
     console.warn("e2e: examples/go is only compiled: the toolchain has no pulumi-language-go of Pulumi's");
   describe.skipIf(ours)("run by Pulumi's Go language host", () => {
-    let p: Project;
-    beforeAll(async () => {
-      p = await openProject(toolchain, {
-        workDir: "examples/go",
-        config: { originPassword: { value: ORIGIN_PASSWORD, secret: true } },
-        env: { PATH: env.PATH, GOTOOLCHAIN: "local" },
-      });
-    });
-    afterAll(() => p?.dispose());
-
     it("creates the quickstart from Go", async () => {
       const up = await p.stack.up();
       expect(up.summary.resourceChanges).toMatchObject({ create: 13 });
