@@ -27,8 +27,11 @@ const folderOptionsClasses = kindClasses<typeof folderOptions>("FolderOptions", 
 export class FolderOptions extends folderOptionsClasses.dynamic {}
 
 export type FolderMetaArgs = ArgsOf<typeof folderMeta>;
-/** Title, description and tags of a folder or file. Only the fields given are managed; deleting clears them. */
-const folderMetaClasses = kindClasses<typeof folderMeta>("FolderMeta", {});
+/**
+ * Title, description, tags, product and approval of a folder or file. Only the fields given are
+ * managed; deleting clears them.
+ */
+const folderMetaClasses = kindClasses<typeof folderMeta>("FolderMeta", { approvalDatetime: true });
 export class FolderMeta extends folderMetaClasses.dynamic {}
 
 export type AliasArgs = ArgsOf<typeof alias>;
@@ -226,7 +229,7 @@ export namespace native {
   export class Folder extends folderClasses.native {}
   /** The options of one folder. Only the options given are managed. */
   export class FolderOptions extends folderOptionsClasses.native {}
-  /** Title, description and tags of a folder or file. Only the fields given are managed. */
+  /** Title, description, tags, product and approval of a folder or file. Only the fields given are managed. */
   export class FolderMeta extends folderMetaClasses.native {}
   /** One address alias of the account. Only the fields given are managed. */
   export class Alias extends aliasClasses.native {}

@@ -68,7 +68,23 @@ describe("check", () => {
       { path: "/a", tags: Array.from({ length: 51 }, (_, i) => `t${i}`) },
       "tags: must have at most 50 tags",
     ],
-    ["FolderMeta", { path: "/a" }, "title: set at least one of title, description, tags"],
+    ["FolderMeta", { path: "/a" }, "title: set at least one of title, description, tags, product, approval"],
+    [
+      "FolderMeta",
+      { path: "/a", product: { id: "p".repeat(257) } },
+      "product.id: must be at most 256 characters",
+    ],
+    ["FolderMeta", { path: "/a", product: { sku: "1" } }, 'product: Unrecognized key: "sku"'],
+    [
+      "FolderMeta",
+      { path: "/a", approval: { approved: true, comment: "c".repeat(1025) } },
+      "approval.comment: must be at most 1024 characters",
+    ],
+    [
+      "FolderMeta",
+      { path: "/a", approval: { comment: "ok" } },
+      "approval.approved: Invalid input: expected boolean, received undefined",
+    ],
     [
       "Alias",
       { name: "has space" },
