@@ -2,7 +2,8 @@
 // fields given are managed. Product and approval live here rather than on a kind of their own:
 // the service keeps them in the same meta object (one `setMeta` writes them with title and
 // description, one `getMeta` reads them all), and this kind already applies to any path, so a
-// refresh of a file's meta stays one call and the existing stacks' resources gain them in place. Tags are a set: a write sends only the tags added and the tags removed. Meta that is
+// refresh of a file's meta stays one call and the existing stacks' resources gain them in place.
+// Tags are a set: a write sends only the tags added and the tags removed. Meta that is
 // there already (a non-empty managed field) is taken over only with `adopt: true`, and put back as
 // found on delete; otherwise delete clears the fields it managed — except when the folder itself
 // is being moved away in the same run, when the meta goes (or stays) with its folder.
