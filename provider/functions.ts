@@ -6,6 +6,7 @@
 import { schemas } from "mediahost-contract";
 import { z } from "zod";
 import { listFolder, type MediahostClient, ProviderError } from "./client";
+import { mediaFunctions } from "./media-functions";
 import { ManagedPath } from "./resources/schema";
 
 const Account = z.string().min(1, { message: "must not be empty" }).optional();
@@ -21,6 +22,8 @@ export interface DataFunction<A extends z.ZodObject = z.ZodObject> {
   readonly result: z.ZodType;
   /** Top-level results that are secrets. */
   readonly secrets?: readonly string[];
+  /** Top-level arguments that are secrets (a key): the package schema marks them so. */
+  readonly secretArgs?: readonly string[];
   run(client: MediahostClient, args: z.output<A>): Promise<Record<string, unknown>>;
 }
 
@@ -104,6 +107,7 @@ export const dataFunctions = {
       return { path, entries };
     },
   }),
+  ...mediaFunctions,
 };
 
 export type DataFunctionName = keyof typeof dataFunctions;

@@ -110,5 +110,15 @@ export const {
   getUserOutput,
   listFolder,
   listFolderOutput,
+  getSignedUrl,
+  getSignedUrlOutput,
+  searchFiles,
+  searchFilesOutput,
+  getStorageStats,
+  getStorageStatsOutput,
+  getHttpStats,
+  getHttpStatsOutput,
+  getTrafficStats,
+  getTrafficStatsOutput,
 } = functions;
 // exports:end
