@@ -13,6 +13,7 @@ import type { file } from "../provider/resources/file";
 import type { folder } from "../provider/resources/folder";
 import type { folderMeta } from "../provider/resources/folder-meta";
 import type { folderOptions } from "../provider/resources/folder-options";
+import type { pointOfInterest } from "../provider/resources/point-of-interest";
 import type { subAccount } from "../provider/resources/sub-account";
 import { type ArgsOf, type DeepInput, kindClasses, type OutputsOf } from "./resource";
 
@@ -219,6 +220,14 @@ const fileClasses = kindClasses<typeof file, FileArgs, FileOutputs>(
 );
 export class File extends fileClasses.dynamic {}
 
+export type PointOfInterestArgs = ArgsOf<typeof pointOfInterest>;
+/**
+ * One named rectangle on a file (a point of interest), in fractions 0..1 of the image. Deleting it
+ * leaves the file's other points.
+ */
+const pointOfInterestClasses = kindClasses<typeof pointOfInterest>("PointOfInterest", {});
+export class PointOfInterest extends pointOfInterestClasses.dynamic {}
+
 /**
  * The native face's classes (type tokens `mediahost:index:<Kind>`), served by the provider plugin
  * `pulumi-resource-mediahost`: the same arguments and outputs as the classes above, and `provider`
@@ -241,4 +250,6 @@ export namespace native {
   export class AccountSettings extends accountSettingsClasses.native {}
   /** A file of the account: from `content`, a `source` asset, or a `fetchUrl`. */
   export class File extends fileClasses.native {}
+  /** One named rectangle on a file (a point of interest), in fractions 0..1 of the image. */
+  export class PointOfInterest extends pointOfInterestClasses.native {}
 }
