@@ -89,7 +89,11 @@ describe("check", () => {
       { path: "/a.jpg", name: "face", x: 0, y: 0.5, width: 0.1, height: 0.6 },
       "height: y + height must be at most 1: the rectangle must fit the image",
     ],
-    ["PointOfInterest", { path: "/a.jpg", name: "", x: 0, y: 0, width: 1, height: 1 }, "name: must not be empty"],
+    [
+      "PointOfInterest",
+      { path: "/a.jpg", name: "", x: 0, y: 0, width: 1, height: 1 },
+      "name: must not be empty",
+    ],
     [
       "FolderMeta",
       { path: "/a", product: { id: "p".repeat(257) } },

@@ -1,0 +1,70 @@
+// The media kinds and functions with the real CLI (the dynamic face): a product image with its
+// meta, approval and two points of interest, and a signed download link exported as a secret
+// stack output. up; a refresh that sees a point changed out of band; an up without one point,
+// which deletes it and leaves the file's others; destroy. The protection key never appears in the state or the CLI's output.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openProject, type Project, plaintextLocations } from "./helpers/project";
+import { toolchainForTests } from "./helpers/toolchain";
+
+const KEY = "protection-key-e2e-7b31";
+
+describe("product meta, points of interest and signed URLs with the real CLI", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) return void it.skip("needs the Pulumi toolchain");
+
+  let p: Project;
+  beforeAll(async () => {
+    p = await openProject(toolchain, {
+      workDir: "test/e2e/programs/media",
+      config: { protectionKey: { value: KEY, secret: true }, productId: { value: "sku-1" } },
+    });
+  });
+  afterAll(() => p?.dispose());
+
+  it("creates them, keeps the key secret, sees a point changed elsewhere, and deletes only its own", async () => {
+    const up = await p.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toMatchObject({ create: 6 });
+    expect(up.outputs.downloadUrl?.secret).toBe(true);
+    expect(String(up.outputs.downloadUrl?.value)).toMatch(/\/private\/manual\.pdf\?.*jwt=/);
+    const s = p.emulator.control.state();
+    expect(s.meta["/products/shoe.jpg"]).toMatchObject({
+      title: "Shoe",
+      product: { id: "sku-1", brand: "Acme" },
+      approval: { approved: true, comment: "looks right" },
+    });
+    const points = () => p.api.ops.getPoi({ query: { filename: "/products/shoe.jpg" } });
+    expect(Object.keys(await points()).sort()).toEqual(["face", "logo"]);
+    expect(plaintextLocations(await p.stateFile(), KEY)).toEqual([]);
+    expect(p.output.join("")).not.toContain(KEY);
+
+    // a quiet refresh, then one that sees the point set elsewhere under the same name
+    const quiet = await p.stack.refresh();
+    expect(quiet.summary.resourceChanges?.update ?? 0).toBe(0);
+    await p.api.ops.setPoi({
+      query: { filename: "/products/shoe.jpg" },
+      body: { name: "face", x: 0, y: 0, width: 0.3, height: 0.4 },
+    });
+    await p.api.ops.setPoi({
+      query: { filename: "/products/shoe.jpg" },
+      body: { name: "theirs", x: 0, y: 0, width: 1, height: 1 },
+    });
+    const drift = await p.stack.refresh();
+    expect(drift.summary.resourceChanges).toMatchObject({ update: 1 });
+    expect(drift.stdout).toMatch(/face/);
+
+    await p.stack.setConfig("logo", { value: "false" });
+    const dropped = await p.stack.up();
+    expect(dropped.summary.resourceChanges).toMatchObject({ delete: 1, update: 1 });
+    expect(await points()).toEqual({
+      face: { x: 0.1, y: 0.2, width: 0.3, height: 0.4 },
+      theirs: { x: 0, y: 0, width: 1, height: 1 },
+    });
+
+    const down = await p.stack.destroy();
+    expect(down.summary.result).toBe("succeeded");
+    expect(p.emulator.control.state().tree.map((e) => e.path)).not.toContain("/products/shoe.jpg");
+    expect(plaintextLocations(await p.stateFile(), KEY)).toEqual([]);
+    expect(p.output.join("")).not.toContain(KEY);
+  });
+});
