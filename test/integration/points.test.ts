@@ -123,4 +123,46 @@ describe("PointOfInterest", () => {
     await h.update("PointOfInterest", a.id, a.outs, { ...face, x: 0 });
     expect((await points("/p/a.jpg")).face?.x).toBe(0);
   });
+
+  it("refreshes 100 files, each with meta and two points, with one getMeta and one getPoi a file", async () => {
+    const n = 100;
+    const made = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const path = `/cat/f${String(i).padStart(3, "0")}.jpg`;
+        const file = { path, content: "img" };
+        const meta = { path, title: `F${i}`, product: { id: `sku-${i}` } };
+        const points = [
+          { ...face, path },
+          { ...logo, path },
+        ];
+        return {
+          specs: [
+            ["File", file],
+            ["FolderMeta", meta],
+            ["PointOfInterest", points[0]],
+            ["PointOfInterest", points[1]],
+          ] as const,
+          made: [
+            await h.create("File", file),
+            await h.create("FolderMeta", meta),
+            await h.create("PointOfInterest", points[0]),
+            await h.create("PointOfInterest", points[1]),
+          ],
+        };
+      }),
+    );
+    h.configure(); // a new run, as `pulumi refresh` is
+    h.mark();
+    const seen = await Promise.all(
+      made.flatMap(({ specs, made }) =>
+        specs.map(([kind, program], i) => h.refresh(kind, made[i]!.id, made[i]!.outs, program)),
+      ),
+    );
+    expect(seen.filter((s) => s.changes.length > 0 || s.gone)).toEqual([]);
+    const calls = h.calls();
+    // the files from their folder's listing (a page per 100), meta and points one call a file
+    expect(calls).toMatchObject({ getMeta: n, getPoi: n });
+    expect(calls.readdir ?? 0).toBeLessThanOrEqual(2);
+    expect(calls.stat ?? 0).toBe(0);
+  }, 60_000);
 });
