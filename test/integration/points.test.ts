@@ -134,7 +134,7 @@ describe("PointOfInterest", () => {
         const points = [
           { ...face, path },
           { ...logo, path },
-        ];
+        ] as const;
         return {
           specs: [
             ["File", file],
