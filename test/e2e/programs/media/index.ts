@@ -1,8 +1,11 @@
-// Config: protectionKey (a secret: the protected folder's key), productId, logo (false drops that point).
+// Config: protectionKey (a secret: the protected folder's key), productId, logo (false drops that
+// point), face (native: the classes and functions of pulumi-mediahost/native, served by the plugin).
 import * as pulumi from "@pulumi/pulumi";
-import * as mediahost from "pulumi-mediahost";
+import * as dynamic from "pulumi-mediahost";
+import * as native from "pulumi-mediahost/native";
 
 const config = new pulumi.Config();
+const mediahost = (config.get("face") === "native" ? native : dynamic) as unknown as typeof dynamic;
 const shoe = new mediahost.File("shoe", { path: "/products/shoe.jpg", content: "a shoe" });
 const path = shoe.path;
 
