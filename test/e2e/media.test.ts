@@ -82,10 +82,22 @@ describe.each(["dynamic", "native"])(
         const env = { ...toolchain.env, ...p.backend.envVars };
         const cwd = join(repoRoot, "test/e2e/programs/media");
         const args = ["import", "mediahost:index:PointOfInterest", "theirs", "/products/shoe.jpg#theirs"];
-        const common = ["--yes", "--non-interactive", "--generate-code=false", "--stack", p.stack.name];
+        const common = [
+          "--yes",
+          "--non-interactive",
+          "--generate-code=false",
+          "--protect=false",
+          "--stack",
+          p.stack.name,
+        ];
         const result = await run("pulumi", [...args, ...common], cwd, env);
         expect(result.code, result.out).toBe(0);
-        const bad = await run("pulumi", [...args.slice(0, 3), "/products/shoe.jpg", ...common], cwd, env);
+        const bad = await run(
+          "pulumi",
+          [...args.slice(0, 2), "no-name", "/products/shoe.jpg", ...common],
+          cwd,
+          env,
+        );
         expect(bad.code).not.toBe(0);
         expect(bad.out).toContain('a point of interest is imported by "<path>#<name>"');
         imported = true;
