@@ -23,7 +23,13 @@ const FLOORS: { name: string; paths: string[] }[] = [
   { name: "kinds", paths: ["provider/resources/"] },
   {
     name: "lifecycle",
-    paths: ["provider/lifecycle.ts", "provider/contexts.ts", "provider/session.ts", "provider/functions.ts"],
+    paths: [
+      "provider/lifecycle.ts",
+      "provider/contexts.ts",
+      "provider/session.ts",
+      "provider/functions.ts",
+      "provider/media-functions.ts",
+    ],
   },
   { name: "faces", paths: ["provider/dynamic.ts", "provider/native/", "provider/index.ts"] },
   { name: "sdk", paths: ["sdk/"] },
