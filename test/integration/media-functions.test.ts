@@ -123,6 +123,32 @@ describe("searchFiles", () => {
   }, 60_000);
 });
 
+describe("searchFiles within the rate limits", () => {
+  it("fails naming the scroll counter once it is used up, without waiting past the client's bound", async () => {
+    const api = h.api();
+    await Promise.all(Array.from({ length: 150 }, (_, i) => putFile(api, `/r/f${i}.txt`, "x")));
+    await h.emulator.control.setLimit({ counter: "rest:post:files:search:scroll", limit: 5, used: 5 });
+    const fn = dataFunctions.searchFiles;
+    const limited = new MediahostClient({
+      baseUrl: h.emulator.url,
+      clientId: "demo-client",
+      clientSecret: "demo-secret",
+      tokenCache: new TokenCache(),
+      maxRateLimitWaitMs: 0,
+    });
+    h.mark();
+    const err = (await fn
+      .run(limited, argumentsOf("searchFiles", fn, { query: "dirname:\\/r", limit: 150 }))
+      .catch((e) => e)) as Error;
+    expect(err.message).toMatch(
+      /searchScroll: rate limit exceeded for counter rest:post:files:search:scroll/,
+    );
+    // one page fits the plain search's counter; the refused scroll was not sent again
+    expect(h.calls()).toMatchObject({ search: 1 });
+    await h.emulator.control.setLimit({ counter: "rest:post:files:search:scroll", limit: 2000, used: 0 });
+  });
+});
+
 describe("statistics", () => {
   it("answers storage, HTTP and traffic by day for a range, and refuses a range in the wrong order", async () => {
     await putFile(h.api(), "/st/a.txt", "hello");
