@@ -13,6 +13,49 @@ export type KindName = keyof typeof kinds;
 
 /** Descriptions by object type name, and by `<type name>.<property>`. */
 export const TYPE_DOCS: Record<string, string> = {
+  "GetSignedUrlResult.path": "The file's path.",
+  "GetSignedUrlResult.url":
+    "The signed URL (a secret); it changes on every run, so use it as a stack output.",
+  "SearchFilesResult.total": "How many files match the query (the service's count, beyond the limit too).",
+  "SearchFilesResult.files": "The files found, up to `limit`, in the order asked for.",
+  SearchFilesResultFilesItem: "A file the search found, as the service indexes it.",
+  "SearchFilesResultFilesItem.accountId": "The account the file belongs to.",
+  "SearchFilesResultFilesItem.filename": "The file's full path.",
+  "SearchFilesResultFilesItem.dirname": "The folder holding the file.",
+  "SearchFilesResultFilesItem.basename": "The file's name in its folder.",
+  "SearchFilesResultFilesItem.extension": "The file name's extension, with its dot.",
+  "SearchFilesResultFilesItem.id": "The service's id of the file.",
+  "SearchFilesResultFilesItem.ctime": "When the file was created.",
+  "SearchFilesResultFilesItem.mtime": "When the file was last modified.",
+  "SearchFilesResultFilesItem.size": "The file's size in bytes.",
+  "SearchFilesResultFilesItem.contentType": "The file's content type.",
+  "SearchFilesResultFilesItem.meta": "What the service read of the media: dimensions, format, duration.",
+  "GetStorageStatsResult.days": "One entry per day of the range, oldest first.",
+  GetStorageStatsResultDaysItem: "The account's storage on one day.",
+  "GetStorageStatsResultDaysItem.day": "The day's start (UTC), as an ISO 8601 date-time.",
+  "GetStorageStatsResultDaysItem.plan": "Storage the plan includes, in bytes.",
+  "GetStorageStatsResultDaysItem.burstable": "Storage the plan allows beyond that for a while, in bytes.",
+  "GetStorageStatsResultDaysItem.extra": "Storage bought on top of the plan, in bytes.",
+  "GetStorageStatsResultDaysItem.used": "Storage in use, in bytes.",
+  "GetStorageStatsResultDaysItem.files": "How many files the account held.",
+  "GetStorageStatsResultDaysItem.quotaExceededDate": "When the account went over its quota, if it did.",
+  "GetHttpStatsResult.days": "One entry per day of the range, oldest first.",
+  GetHttpStatsResultDaysItem: "The account's HTTP deliveries on one day.",
+  "GetHttpStatsResultDaysItem.day": "The day's start (UTC), as an ISO 8601 date-time.",
+  "GetHttpStatsResultDaysItem.count": "How many requests the CDN answered.",
+  "GetHttpStatsResultDaysItem.size": "How many bytes the CDN delivered.",
+  "GetTrafficStatsResult.traffic":
+    "The aggregated traffic of the range, as the service answers it (its shape is not documented).",
+  FolderMetaProduct: "The catalogue product a file or folder shows.",
+  "FolderMetaProduct.id": "The product's id in the catalogue.",
+  "FolderMetaProduct.name": "The product's name.",
+  "FolderMetaProduct.brand": "The product's brand.",
+  "FolderMetaProduct.category1": "The product's first-level category.",
+  "FolderMetaProduct.category2": "The product's second-level category.",
+  FolderMetaApproval: "The review flag of the image review process.",
+  "FolderMetaApproval.approved": "Whether the file or folder is approved.",
+  "FolderMetaApproval.comment": "The reviewer's comment.",
+
   AccountSettingsMinify: "Minification of the account's CSS and JavaScript files, served through the CDN.",
   "AccountSettingsMinify.enabled": "Whether the account minifies CSS and JavaScript files it serves.",
   AccountSettingsFetching:
@@ -184,6 +227,11 @@ export const EXAMPLES: Record<KindName, KindExample> = {
     name: "robots",
     args: { path: "/robots.txt", content: "User-agent: *\nDisallow:\n" },
   },
+  PointOfInterest: {
+    title: "A named rectangle on an image, for cropping and zoom",
+    name: "shoe-face",
+    args: { path: "/products/shoe.jpg", name: "face", x: 0.25, y: 0.1, width: 0.5, height: 0.4 },
+  },
 };
 
 /** The id `pulumi import` takes, per kind: its form and an example; a kind that cannot be imported says why. */
@@ -198,6 +246,7 @@ export const IMPORT_IDS: Record<KindName, { form: string; example: string } | { 
   FolderOptions: { form: "the folder's path", example: "/products" },
   FolderMeta: { form: "the path of the folder or file", example: "/products" },
   File: { form: "the file's path (UTF-8 text up to 1 MiB, taken in as `content`)", example: "/robots.txt" },
+  PointOfInterest: { form: "`<file path>#<point name>`", example: "/products/shoe.jpg#face" },
 };
 
 type PropSpec = { type?: string; $ref?: string; items?: PropSpec; additionalProperties?: PropSpec };

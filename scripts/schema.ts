@@ -256,7 +256,7 @@ function dataFunction(
       properties: types.properties(
         args.properties ?? {},
         `${typeName}Args`,
-        [],
+        (fn.secretArgs ?? []).map((s) => [s]),
         docComments("provider/functions.ts"),
       ),
       ...(args.required?.length ? { required: args.required } : {}),

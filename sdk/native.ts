@@ -76,8 +76,17 @@ const functions = dataFunctionsOn(async (name, args, opts) => {
 });
 
 // exports:start (made by `npm run docs` from provider/resources and provider/functions.ts)
-export const { AccountSettings, Alias, CustomDomain, File, Folder, FolderMeta, FolderOptions, SubAccount } =
-  native;
+export const {
+  AccountSettings,
+  Alias,
+  CustomDomain,
+  File,
+  Folder,
+  FolderMeta,
+  FolderOptions,
+  PointOfInterest,
+  SubAccount,
+} = native;
 export type AccountSettings = native.AccountSettings;
 export type Alias = native.Alias;
 export type CustomDomain = native.CustomDomain;
@@ -85,6 +94,7 @@ export type File = native.File;
 export type Folder = native.Folder;
 export type FolderMeta = native.FolderMeta;
 export type FolderOptions = native.FolderOptions;
+export type PointOfInterest = native.PointOfInterest;
 export type SubAccount = native.SubAccount;
 export type {
   AccountSettingsArgs,
@@ -94,6 +104,7 @@ export type {
   FolderArgs,
   FolderMetaArgs,
   FolderOptionsArgs,
+  PointOfInterestArgs,
   SubAccountArgs,
 } from "./resources";
 export const {
@@ -111,5 +122,15 @@ export const {
   getUserOutput,
   listFolder,
   listFolderOutput,
+  getSignedUrl,
+  getSignedUrlOutput,
+  searchFiles,
+  searchFilesOutput,
+  getStorageStats,
+  getStorageStatsOutput,
+  getHttpStats,
+  getHttpStatsOutput,
+  getTrafficStats,
+  getTrafficStatsOutput,
 } = functions;
 // exports:end

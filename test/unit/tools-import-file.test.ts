@@ -22,6 +22,7 @@ const snapshot: AccountSnapshot = {
     { path: "/", options: { allowListing: true } },
     { path: "/products", meta: { title: "Products" } },
     { path: "/products/shoes", options: { scanSpins: true }, meta: { tags: ["a"] } },
+    { path: "/products/boots", meta: { product: { id: "sku-1" } } },
   ],
   truncatedAt: [],
   files: [
@@ -45,6 +46,8 @@ describe("importDocumentOf", () => {
       { type: "mediahost:index:Folder", name: "products-shoes", id: "/products/shoes" },
       { type: "mediahost:index:FolderOptions", name: "products-shoes-options", id: "/products/shoes" },
       { type: "mediahost:index:FolderMeta", name: "products-shoes-meta", id: "/products/shoes" },
+      { type: "mediahost:index:Folder", name: "products-boots", id: "/products/boots" },
+      { type: "mediahost:index:FolderMeta", name: "products-boots-meta", id: "/products/boots" },
       { type: "mediahost:index:File", name: "products-readme-txt", id: "/products/readme.txt" },
     ]);
   });
