@@ -8,7 +8,7 @@ import { z } from "zod";
 
 export type { DataFunction } from "./data-function";
 
-import { listFolder, type MediahostClient, ProviderError } from "./client";
+import { listFolder, ProviderError } from "./client";
 import { type DataFunction, define } from "./data-function";
 import { mediaFunctions } from "./media-functions";
 import { ManagedPath } from "./resources/schema";
