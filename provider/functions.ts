@@ -5,7 +5,12 @@
 // its results are secrets.
 import { schemas } from "mediahost-contract";
 import { z } from "zod";
-import { listFolder, type MediahostClient, ProviderError } from "./client";
+
+export type { DataFunction } from "./data-function";
+
+import { listFolder, ProviderError } from "./client";
+import { type DataFunction, define } from "./data-function";
+import { mediaFunctions } from "./media-functions";
 import { ManagedPath } from "./resources/schema";
 
 const Account = z.string().min(1, { message: "must not be empty" }).optional();
@@ -13,16 +18,6 @@ const AccountOnly = z.strictObject({
   /** A name under `mediahost:accounts`; the provider's own credentials when absent. */
   account: Account,
 });
-
-export interface DataFunction<A extends z.ZodObject = z.ZodObject> {
-  readonly description: string;
-  readonly args: A;
-  /** What it returns (for the schema). */
-  readonly result: z.ZodType;
-  /** Top-level results that are secrets. */
-  readonly secrets?: readonly string[];
-  run(client: MediahostClient, args: z.output<A>): Promise<Record<string, unknown>>;
-}
 
 /**
  * The account with its write-only credentials read as empty, as the documentation has them: a
@@ -35,10 +30,6 @@ function withoutCredentials(account: schemas.Account): schemas.Account {
   const s3 = out.fetching?.s3 as Record<string, unknown> | undefined;
   if (s3 && "secretAccessKey" in s3) delete s3.secretAccessKey;
   return out;
-}
-
-function define<A extends z.ZodObject>(fn: DataFunction<A>): DataFunction<A> {
-  return fn;
 }
 
 export const dataFunctions = {
@@ -104,6 +95,7 @@ export const dataFunctions = {
       return { path, entries };
     },
   }),
+  ...mediaFunctions,
 };
 
 export type DataFunctionName = keyof typeof dataFunctions;

@@ -8,6 +8,7 @@ interface Manifest {
   name?: string;
   version?: string;
   dependencies?: Record<string, string>;
+  pulumi?: { server?: string };
 }
 
 function manifest(): Manifest {
@@ -24,3 +25,8 @@ const own = manifest();
 export const VERSION = own.version ?? "0.0.0";
 /** The `@pulumi/pulumi` versions the package supports, as its package.json declares them. */
 export const PULUMI_RANGE = own.dependencies?.["@pulumi/pulumi"] ?? "^3.216.0";
+/**
+ * Where the Pulumi CLI downloads the plugin `pulumi-resource-mediahost` when it has none
+ * (`pulumi.server`, a URL template with `${VERSION}`, `${OS}`, `${ARCH}`; docs/releasing.md).
+ */
+export const PLUGIN_DOWNLOAD_URL = own.pulumi?.server;

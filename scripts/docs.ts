@@ -4,7 +4,8 @@
 //   rules), what delete does and what drift is visible;
 // - docs/api.md's table of operations, from the contract (mediahost-contract) and the client's
 //   policy per operation (provider/client/policy.ts);
-// - the native face's package schema, provider/native/schema.json (scripts/schema.ts);
+// - the native face's package schema, provider/native/schema.json (scripts/schema.ts), and the API
+//   reference made from it, docs/reference/ (scripts/reference.ts);
 // - the SDK's export lists: the native face's classes (sdk/native.ts) and the data functions of
 //   both faces (sdk/functions.ts, sdk/native.ts), from the kinds and provider/functions.ts.
 // `npm run docs` writes them between their markers; unit tests fail when a document and the code
@@ -12,7 +13,7 @@
 //
 //   npm run docs
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type OperationName, type OperationSpec, operations } from "mediahost-contract";
 import { VARIANTS } from "mediahost-emulator";
@@ -20,6 +21,7 @@ import { policies } from "../provider/client/policy";
 import { dataFunctions } from "../provider/functions";
 import { kinds } from "../provider/resources";
 import type { Kind } from "../provider/resources/kind";
+import { REFERENCE_DIR, referencePages } from "./reference";
 import { SCHEMA_FILE, schemaText } from "./schema";
 
 export const START = "<!-- resources:start (made by `npm run docs` from provider/resources) -->";
@@ -184,6 +186,11 @@ export function withExports(text: string, file: "sdk/functions.ts" | "sdk/native
 if (require.main === module) {
   const root = join(__dirname, "..", "..");
   writeFileSync(join(root, SCHEMA_FILE), schemaText());
+  const reference = join(root, REFERENCE_DIR);
+  const pages = referencePages();
+  mkdirSync(reference, { recursive: true });
+  for (const old of readdirSync(reference)) if (!(old in pages)) rmSync(join(reference, old));
+  for (const [file, text] of Object.entries(pages)) writeFileSync(join(reference, file), text);
   const readme = join(root, "README.md");
   writeFileSync(readme, withTable(readFileSync(readme, "utf8")));
   const api = join(root, "docs", "api.md");
@@ -200,7 +207,8 @@ if (require.main === module) {
     stdio: "ignore",
   });
   process.stdout.write(
-    `README.md: resource table written; docs/api.md: operations and variants written; emulator/README.md: variants written; ${SCHEMA_FILE}: package schema written; ` +
+    `README.md: resource table written; docs/api.md: operations and variants written; emulator/README.md: variants written; ` +
+      `${SCHEMA_FILE}: package schema written; ${REFERENCE_DIR}: API reference written; ` +
       "sdk/functions.ts, sdk/native.ts: export lists written\n",
   );
 }

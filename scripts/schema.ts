@@ -13,7 +13,8 @@ import { ENV_FALLBACK } from "../provider/config";
 import { dataFunctions } from "../provider/functions";
 import { kinds } from "../provider/resources";
 import type { Kind } from "../provider/resources/kind";
-import { VERSION } from "../provider/version";
+import { PLUGIN_DOWNLOAD_URL, VERSION } from "../provider/version";
+import { exampleBlock, importSection, type KindName, TYPE_DOCS } from "./registry-docs";
 
 const PACKAGE = "mediahost";
 /** The repository: the sources' directory from scripts/ (tests) or from dist/scripts (the build). */
@@ -92,7 +93,9 @@ class Types {
         if (schema.properties && Object.keys(schema.properties).length > 0) {
           this.types[token(name)] = {
             type: "object",
-            ...(schema.description ? { description: schema.description } : {}),
+            ...((schema.description ?? TYPE_DOCS[name])
+              ? { description: schema.description ?? TYPE_DOCS[name] }
+              : {}),
             properties: this.properties(schema.properties, name, secretPaths),
             ...(schema.required?.length ? { required: schema.required } : {}),
           };
@@ -125,7 +128,7 @@ class Types {
           `${name}${upper(key)}`,
           below.filter((p) => p.length > 0),
         );
-        const description = schema.description ?? docs.get(key);
+        const description = schema.description ?? docs.get(key) ?? TYPE_DOCS[`${name}.${key}`];
         return [
           key,
           {
@@ -173,8 +176,14 @@ function resource(kind: Kind, types: Types): Spec {
     ...types.properties(outputSchema.properties ?? {}, kind.name, [], docs),
     accountAlias: { type: "string", description: "The alias of the account the resource was created in." },
   };
+  const description = [
+    kind.docs.summary,
+    `Deleting the resource ${kind.docs.delete}. Drift a refresh finds: ${kind.docs.drift}.`,
+    exampleBlock(kind.name as KindName, inputs, types.types),
+    importSection(kind.name as KindName),
+  ].join("\n\n");
   return {
-    description: kind.docs.summary,
+    description,
     properties: outputs,
     required: [
       ...new Set([...(inputSchema.required ?? []), ...(outputSchema.required ?? []), "accountAlias"]),
@@ -247,7 +256,7 @@ function dataFunction(
       properties: types.properties(
         args.properties ?? {},
         `${typeName}Args`,
-        [],
+        (fn.secretArgs ?? []).map((s) => [s]),
         docComments("provider/functions.ts"),
       ),
       ...(args.required?.length ? { required: args.required } : {}),
@@ -283,6 +292,8 @@ export function packageSchema(): Spec {
     license: "Apache-2.0",
     repository: "https://github.com/pulumi-mediahost/pulumi-mediahost",
     publisher: "pulumi-mediahost",
+    // package.json's `pulumi.server`; a release may name another (scripts/release.ts)
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     // SDKs laid out to be packed on their own (a go.mod of the Go SDK's own, under sdk/go)
     meta: { supportPack: true },
     config: { variables: config },

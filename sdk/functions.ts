@@ -38,6 +38,47 @@ export interface ListFolderArgs extends AccountArgs {
   path: string;
 }
 
+export interface GetSignedUrlArgs extends AccountArgs {
+  /** Absolute path of the protected file. */
+  path: string;
+  /** The folder's protection key: pass it as a secret (`config.requireSecret`) to the Output form. */
+  key: string;
+  /** Seconds until the URL expires, 1 to 604800 (7 days). */
+  expiresIn: number;
+  /** The alias whose CDN address the URL uses; the account's own when absent. */
+  alias?: string;
+  /** Parameters signed into the token: a URL cannot change them. */
+  secureParams?: Record<string, string | number>;
+  /** Parameters added to the URL unsigned. */
+  insecureParams?: Record<string, string | number>;
+}
+export interface GetSignedUrlResult {
+  path: string;
+  /** The signed URL: always a secret output. Signed anew on every run. */
+  url: pulumi.Output<string>;
+}
+export interface SearchFilesArgs extends AccountArgs {
+  /** Elasticsearch query-string syntax, e.g. `extension:.jpg AND dirname:\/products*`. */
+  query: string;
+  /** Field to `asc` or `desc`, e.g. `{"filename.raw": "asc"}`. */
+  sort?: Record<string, "asc" | "desc">;
+  /** The most files returned (default 1000, at most 100000): past 1,000 by scrolling. */
+  limit?: number;
+}
+export type FoundFile = z.infer<typeof schemas.SearchHit>["_source"];
+export interface StatsArgs extends AccountArgs {
+  /** Start of the range, an ISO 8601 date-time (UTC without a zone). */
+  from?: string;
+  /** End of the range. */
+  to?: string;
+}
+export type StorageDay = { day: string } & AccountStorage;
+export interface HttpDay {
+  day: string;
+  count: number;
+  size: number;
+}
+
 /** Where a face runs a data function. */
 export type Runner = (
   name: DataFunctionName,
@@ -65,6 +106,11 @@ export function dataFunctionsOn(run: Runner) {
   const getAccountUsers = call<AccountArgs, { users: AccountUser[] }>("getAccountUsers");
   const getUser = call<GetUserArgs, GetUserResult>("getUser");
   const listFolder = call<ListFolderArgs, { path: string; entries: FolderEntry[] }>("listFolder");
+  const getSignedUrl = call<GetSignedUrlArgs, GetSignedUrlResult>("getSignedUrl");
+  const searchFiles = call<SearchFilesArgs, { total: number; files: FoundFile[] }>("searchFiles");
+  const getStorageStats = call<StatsArgs, { days: StorageDay[] }>("getStorageStats");
+  const getTrafficStats = call<StatsArgs, { traffic: Record<string, unknown> }>("getTrafficStats");
+  const getHttpStats = call<StatsArgs, { days: HttpDay[] }>("getHttpStats");
   return {
     /** The account object: settings, aliases (with custom domains), CDN host names, status. Secrets read as empty. */
     getAccount: (args: AccountArgs = {}, opts?: pulumi.InvokeOptions) => getAccount(args, opts),
@@ -89,6 +135,26 @@ export function dataFunctionsOn(run: Runner) {
     listFolder,
     listFolderOutput: (args: OutputArgs<ListFolderArgs>, opts?: pulumi.InvokeOptions) =>
       output(listFolder)(args, opts),
+    /**
+     * A signed URL of a file in a JWT-protected folder, as a secret. It changes on every run (signed
+     * anew): export it as a stack output; as a resource's input it would diff on every `up`.
+     */
+    getSignedUrl,
+    getSignedUrlOutput: (args: OutputArgs<GetSignedUrlArgs>, opts?: pulumi.InvokeOptions) =>
+      output(getSignedUrl)(args, opts),
+    /** Files matching a search query, up to `limit` (past 1,000 by scrolling). */
+    searchFiles,
+    searchFilesOutput: (args: OutputArgs<SearchFilesArgs>, opts?: pulumi.InvokeOptions) =>
+      output(searchFiles)(args, opts),
+    /** The storage in use at the start of each day of the range. */
+    getStorageStats: (args: StatsArgs = {}, opts?: pulumi.InvokeOptions) => getStorageStats(args, opts),
+    getStorageStatsOutput: output(getStorageStats),
+    /** The traffic of the range aggregated, as the service answers it. */
+    getTrafficStats: (args: StatsArgs = {}, opts?: pulumi.InvokeOptions) => getTrafficStats(args, opts),
+    getTrafficStatsOutput: output(getTrafficStats),
+    /** Requests and bytes delivered on each day of the range. */
+    getHttpStats: (args: StatsArgs = {}, opts?: pulumi.InvokeOptions) => getHttpStats(args, opts),
+    getHttpStatsOutput: output(getHttpStats),
   };
 }
 
@@ -116,5 +182,15 @@ export const {
   getUserOutput,
   listFolder,
   listFolderOutput,
+  getSignedUrl,
+  getSignedUrlOutput,
+  searchFiles,
+  searchFilesOutput,
+  getStorageStats,
+  getStorageStatsOutput,
+  getHttpStats,
+  getHttpStatsOutput,
+  getTrafficStats,
+  getTrafficStatsOutput,
 } = functions;
 // exports:end

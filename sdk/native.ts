@@ -8,6 +8,7 @@
 //   new mediahost.Folder("media", { path: "/media" }, { provider: eu });
 import * as pulumi from "@pulumi/pulumi";
 import { dataFunctionsOn } from "./functions";
+import { PLUGIN_OPTIONS } from "./resource";
 import { native } from "./resources";
 
 /** One account's credentials under a provider's `accounts`. */
@@ -55,7 +56,7 @@ export class Provider extends pulumi.ProviderResource {
             ? undefined
             : secret(pulumi.output(args.accounts).apply(JSON.stringify)),
       },
-      opts,
+      { ...PLUGIN_OPTIONS, ...opts },
     );
   }
 }
@@ -64,10 +65,10 @@ type Declarations = typeof import("../provider/functions");
 let declarations: Declarations | undefined;
 
 const functions = dataFunctionsOn(async (name, args, opts) => {
-  const result = (await pulumi.runtime.invoke(`mediahost:index:${name}`, args, opts)) as Record<
-    string,
-    unknown
-  >;
+  const result = (await pulumi.runtime.invoke(`mediahost:index:${name}`, args, {
+    ...PLUGIN_OPTIONS,
+    ...opts,
+  })) as Record<string, unknown>;
   // which results are secrets, as the function declares it (loaded on the first call)
   declarations ??= require("../provider/functions") as Declarations;
   for (const key of declarations.dataFunctions[name].secrets ?? []) result[key] = pulumi.secret(result[key]);
@@ -75,8 +76,17 @@ const functions = dataFunctionsOn(async (name, args, opts) => {
 });
 
 // exports:start (made by `npm run docs` from provider/resources and provider/functions.ts)
-export const { AccountSettings, Alias, CustomDomain, File, Folder, FolderMeta, FolderOptions, SubAccount } =
-  native;
+export const {
+  AccountSettings,
+  Alias,
+  CustomDomain,
+  File,
+  Folder,
+  FolderMeta,
+  FolderOptions,
+  PointOfInterest,
+  SubAccount,
+} = native;
 export type AccountSettings = native.AccountSettings;
 export type Alias = native.Alias;
 export type CustomDomain = native.CustomDomain;
@@ -84,6 +94,7 @@ export type File = native.File;
 export type Folder = native.Folder;
 export type FolderMeta = native.FolderMeta;
 export type FolderOptions = native.FolderOptions;
+export type PointOfInterest = native.PointOfInterest;
 export type SubAccount = native.SubAccount;
 export type {
   AccountSettingsArgs,
@@ -93,6 +104,7 @@ export type {
   FolderArgs,
   FolderMetaArgs,
   FolderOptionsArgs,
+  PointOfInterestArgs,
   SubAccountArgs,
 } from "./resources";
 export const {
@@ -110,5 +122,15 @@ export const {
   getUserOutput,
   listFolder,
   listFolderOutput,
+  getSignedUrl,
+  getSignedUrlOutput,
+  searchFiles,
+  searchFilesOutput,
+  getStorageStats,
+  getStorageStatsOutput,
+  getHttpStats,
+  getHttpStatsOutput,
+  getTrafficStats,
+  getTrafficStatsOutput,
 } = functions;
 // exports:end

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { KIND_KEY } from "../provider/hidden";
 import type { Kind } from "../provider/resources/kind";
+import { PLUGIN_DOWNLOAD_URL, VERSION } from "../provider/version";
 import { ownerInput } from "./owner";
 
 import provider = require("./providers/any-kind");
@@ -45,6 +46,26 @@ export type ResourceClass<A, O, R = pulumi.dynamic.Resource> = new (
   opts?: pulumi.CustomResourceOptions,
 ) => R & O;
 
+/** What `get` takes of an existing object's state: any of its properties, each an Input. */
+export type StateOf<O> = { [P in keyof O]?: O[P] extends pulumi.Output<infer T> ? pulumi.Input<T> : never };
+
+/** A native class: a constructor, and the static methods every registry SDK's classes carry. */
+export type NativeClass<A, O> = ResourceClass<A, O, pulumi.CustomResource> & {
+  /**
+   * Reads an existing object of the account into the program by its id (the id `pulumi import`
+   * takes), through the plugin's Read: its outputs are what the account holds. The object is not
+   * managed: nothing is written, and `pulumi destroy` leaves it.
+   */
+  get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: StateOf<O>,
+    opts?: pulumi.CustomResourceOptions,
+  ): pulumi.CustomResource & O;
+  /** Whether `obj` is a resource of this kind, also when it was made by another copy of the SDK. */
+  isInstance(obj: unknown): obj is pulumi.CustomResource & O;
+};
+
 /** A kind's class in both faces. */
 export interface KindClasses<A, O> {
   /**
@@ -53,8 +74,26 @@ export interface KindClasses<A, O> {
    */
   dynamic: ResourceClass<A, O>;
   /** A resource of the native provider plugin (type `mediahost:index:<Kind>`). */
-  native: ResourceClass<A, O, pulumi.CustomResource>;
+  native: NativeClass<A, O>;
 }
+
+type Schema = { resources: Record<string, { properties: Record<string, unknown> }> };
+let schema: Schema | undefined;
+
+/** Every property of a native kind, as the package schema lists them (loaded on the first `get`). */
+function propertiesOf(type: string): Record<string, undefined> {
+  schema ??= require("../provider/native/schema.json") as Schema;
+  return Object.fromEntries(Object.keys(schema.resources[type]?.properties ?? {}).map((k) => [k, undefined]));
+}
+
+/**
+ * What the native face asks the engine for, as generated SDKs do: the plugin of this package's
+ * version, downloaded from `pulumi.server` of its package.json when the CLI has none.
+ */
+export const PLUGIN_OPTIONS: { version: string; pluginDownloadURL?: string } = {
+  version: VERSION,
+  ...(PLUGIN_DOWNLOAD_URL ? { pluginDownloadURL: PLUGIN_DOWNLOAD_URL } : {}),
+};
 
 /** Where the SDK's own modules are: their frames are not where a program declared a resource. */
 const SDK_DIR = `${__dirname}${sep}`;
@@ -184,10 +223,39 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
         }
       }
     } as unknown as ResourceClass<A, O>,
-    native: class extends pulumi.CustomResource {
+    native: class Native extends pulumi.CustomResource {
       /** What `@pulumi/policy`'s `isTypeOf` matches resources with. */
       static readonly __pulumiType = type;
+
+      static get(
+        this: new (
+          n: string,
+          a: A,
+          o?: pulumi.CustomResourceOptions,
+        ) => Native,
+        resourceName: string,
+        id: pulumi.Input<pulumi.ID>,
+        state?: StateOf<O>,
+        opts?: pulumi.CustomResourceOptions,
+      ): Native {
+        return new this(resourceName, state as A, { ...opts, id });
+      }
+
+      static override isInstance(obj: unknown): obj is Native {
+        return (obj as { __pulumiType?: unknown } | null | undefined)?.__pulumiType === type;
+      }
+
       constructor(resourceName: string, args: A, opts?: pulumi.CustomResourceOptions) {
+        if (opts?.id !== undefined) {
+          // a read of an existing object: the state given, every other property read from the account
+          super(
+            type,
+            resourceName,
+            { ...propertiesOf(type), ...(args ?? {}) },
+            { ...PLUGIN_OPTIONS, ...opts },
+          );
+          return;
+        }
         const own = options(args, opts) ?? {};
         const restore = registrationStacks(1);
         try {
@@ -196,12 +264,12 @@ export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
             resourceName,
             { ...prepare(args), accountAlias: undefined, ...outputProps },
             // a stack of the dynamic face moves to this one without a replace (docs/upgrading.md)
-            { ...own, aliases: [...(own.aliases ?? []), { type: dynamicType }] },
+            { ...PLUGIN_OPTIONS, ...own, aliases: [...(own.aliases ?? []), { type: dynamicType }] },
           );
         } finally {
           restore();
         }
       }
-    } as unknown as ResourceClass<A, O, pulumi.CustomResource>,
+    } as unknown as NativeClass<A, O>,
   };
 }

@@ -13,6 +13,7 @@ import type { file } from "../provider/resources/file";
 import type { folder } from "../provider/resources/folder";
 import type { folderMeta } from "../provider/resources/folder-meta";
 import type { folderOptions } from "../provider/resources/folder-options";
+import type { pointOfInterest } from "../provider/resources/point-of-interest";
 import type { subAccount } from "../provider/resources/sub-account";
 import { type ArgsOf, type DeepInput, kindClasses, type OutputsOf } from "./resource";
 
@@ -27,8 +28,11 @@ const folderOptionsClasses = kindClasses<typeof folderOptions>("FolderOptions", 
 export class FolderOptions extends folderOptionsClasses.dynamic {}
 
 export type FolderMetaArgs = ArgsOf<typeof folderMeta>;
-/** Title, description and tags of a folder or file. Only the fields given are managed; deleting clears them. */
-const folderMetaClasses = kindClasses<typeof folderMeta>("FolderMeta", {});
+/**
+ * Title, description, tags, product and approval of a folder or file. Only the fields given are
+ * managed; deleting clears them.
+ */
+const folderMetaClasses = kindClasses<typeof folderMeta>("FolderMeta", { approvalDatetime: true });
 export class FolderMeta extends folderMetaClasses.dynamic {}
 
 export type AliasArgs = ArgsOf<typeof alias>;
@@ -216,6 +220,14 @@ const fileClasses = kindClasses<typeof file, FileArgs, FileOutputs>(
 );
 export class File extends fileClasses.dynamic {}
 
+export type PointOfInterestArgs = ArgsOf<typeof pointOfInterest>;
+/**
+ * One named rectangle on a file (a point of interest), in fractions 0..1 of the image. Deleting it
+ * leaves the file's other points.
+ */
+const pointOfInterestClasses = kindClasses<typeof pointOfInterest>("PointOfInterest", {});
+export class PointOfInterest extends pointOfInterestClasses.dynamic {}
+
 /**
  * The native face's classes (type tokens `mediahost:index:<Kind>`), served by the provider plugin
  * `pulumi-resource-mediahost`: the same arguments and outputs as the classes above, and `provider`
@@ -226,7 +238,7 @@ export namespace native {
   export class Folder extends folderClasses.native {}
   /** The options of one folder. Only the options given are managed. */
   export class FolderOptions extends folderOptionsClasses.native {}
-  /** Title, description and tags of a folder or file. Only the fields given are managed. */
+  /** Title, description, tags, product and approval of a folder or file. Only the fields given are managed. */
   export class FolderMeta extends folderMetaClasses.native {}
   /** One address alias of the account. Only the fields given are managed. */
   export class Alias extends aliasClasses.native {}
@@ -238,4 +250,6 @@ export namespace native {
   export class AccountSettings extends accountSettingsClasses.native {}
   /** A file of the account: from `content`, a `source` asset, or a `fetchUrl`. */
   export class File extends fileClasses.native {}
+  /** One named rectangle on a file (a point of interest), in fractions 0..1 of the image. */
+  export class PointOfInterest extends pointOfInterestClasses.native {}
 }

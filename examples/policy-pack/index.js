@@ -9,6 +9,7 @@
 //   privatePrefix          folders at or under this path must not allow public listing (default /private)
 //   forceDestroyAllowed    paths at or under which `forceDestroy: true` is allowed (default: none)
 //   maxFileSizeBytes       the account's limit for one file (default 2 GiB, the account's fileSizeLimit)
+//   productPrefix          every file at or under this path has a product id in the stack (default /products)
 
 const fs = require("node:fs");
 const path = require("node:path");
@@ -105,5 +106,29 @@ new PolicyPack("mediahost", {
       },
       { maxFileSizeBytes: { type: "number", default: 2 * 1024 ** 3 } },
     ),
+    {
+      // across resources: the product id is a FolderMeta's, the file another resource
+      name: "product-id-under-prefix",
+      description:
+        "Every file under the product prefix has a FolderMeta in the stack that gives it a product id.",
+      enforcementLevel: "mandatory",
+      configSchema: { properties: { productPrefix: { type: "string", default: "/products" } } },
+      validateStack: (args, reportViolation) => {
+        const prefix = args.getConfig().productPrefix ?? "/products";
+        const withProduct = new Set(
+          args.resources
+            .filter((r) => kindOf(r.type) === "FolderMeta" && r.props.product?.id)
+            .map((r) => r.props.path),
+        );
+        for (const r of args.resources) {
+          if (kindOf(r.type) !== "File" || !isUnder(r.props.path, prefix) || withProduct.has(r.props.path))
+            continue;
+          reportViolation(
+            `File ${r.name}: ${r.props.path} lies under ${prefix}, but no FolderMeta of the stack gives it a product id`,
+            r.urn,
+          );
+        }
+      },
+    },
   ],
 });

@@ -18,7 +18,7 @@ const inputs = z.strictObject({
   prefix: z.string().max(1024, { message: "must be at most 1024 characters" }).optional(),
   /** Serve the alias through the CDN. */
   cdn: z.boolean().optional(),
-  /** Default image profile. */
+  /** The image profile applied to files served through the alias when a request names none. */
   defaultProfile: z.string().max(256, { message: "must be at most 256 characters" }).optional(),
   /** Take over an alias that exists already instead of failing; on delete it is put back as found. */
   adopt: z.boolean().optional(),

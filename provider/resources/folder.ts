@@ -129,7 +129,9 @@ export const folder = defineKind({
       entry === "stat"
         ? (await ctx.client.ops.stat({ query: { filename: olds.path } })).isDirectory
         : entry?.isDirectory;
-    return isDirectory ? {} : undefined;
+    if (!isDirectory) return undefined;
+    // an import or a `get` has no state yet: where the folder is served (the account object is read once a run)
+    return olds.cdnUrl === undefined ? { cdnUrl: await cdnUrl(ctx, olds.path) } : {};
   },
 
   async update(ctx, olds, news) {

@@ -8,6 +8,7 @@ import { folder } from "./folder";
 import { folderMeta } from "./folder-meta";
 import { folderOptions } from "./folder-options";
 import type { Kind } from "./kind";
+import { pointOfInterest } from "./point-of-interest";
 import { subAccount } from "./sub-account";
 
 export const kinds = {
@@ -19,6 +20,7 @@ export const kinds = {
   FolderOptions: folderOptions,
   FolderMeta: folderMeta,
   File: file,
+  PointOfInterest: pointOfInterest,
 };
 
 export type Kinds = typeof kinds;

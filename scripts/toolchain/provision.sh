@@ -6,8 +6,11 @@
 #                                  built from ./language-host
 #   pulumi-language-yaml           the one beside the installed CLI or on PATH, else built from
 #                                  Pulumi YAML's Go module at YAML_VERSION (below)
-#   pulumi-language-python, -go    the ones beside the installed CLI or on PATH, else our Node.js host's
-#                                  binary under those names: SDK generation only (gen-sdk)
+#   pulumi-language-go             the one beside the installed CLI or on PATH, else Pulumi's own
+#                                  built from its Go module at the CLI's commit (./go-host), else
+#                                  our Node.js host's binary under that name: SDK generation only
+#   pulumi-language-python         the one beside the installed CLI or on PATH, else our Node.js host's
+#                                  binary under that name: SDK generation only (gen-sdk)
 #   pulumi-language-dotnet         the one beside the installed CLI or on PATH, else ours built from
 #                                  ./dotnet-host: SDK generation only (gen-sdk)
 #   pulumi-resource-pulumi-nodejs  the dynamic provider's plugin, shipped in @pulumi/pulumi
@@ -26,6 +29,8 @@
 #                                               SDK-only hosts), per source hash
 #   pulumi-vX.Y.Z/dotnet-host/<hash>/           our .NET SDK-only host, per source hash
 #   pulumi-vX.Y.Z/yaml-host/vA.B.C/             pulumi-language-yaml built from its module
+#   pulumi-vX.Y.Z/go-host/<pseudo-version>/     pulumi-language-go built from its module (a failed
+#                                               build's error in <pseudo-version>.failed, for a day)
 #   pulumi-vX.Y.Z/path/<key>/bin/               what goes on PATH: hard links to the CLI and the
 #                                               hosts this checkout uses, side by side, because the
 #                                               CLI looks for its language hosts next to its own
@@ -35,7 +40,8 @@
 #
 # Environment: MEDIAHOST_TOOLCHAIN_CACHE (default $XDG_CACHE_HOME/pulumi-mediahost or
 # ~/.cache/pulumi-mediahost), GO (path of the go binary), MEDIAHOST_PULUMI_FROM_SOURCE=1 (ignore
-# an installed CLI).
+# an installed CLI), MEDIAHOST_PULUMI_SOURCE (a checkout of pulumi at the CLI's tag: the Go host's
+# source is taken from it instead of the module proxy).
 set -euo pipefail
 
 MIN_CLI=3.160.0
@@ -240,6 +246,35 @@ fi
 # a missing one is left out with a warning: nothing else of the project needs them.
 declare -A sdk_other=() sdk_ours=()
 dn_hash=""
+
+# Pulumi's Go language host at the CLI's version, which runs Go programs: built by ./go-host/build.sh
+# and cached. A failed build is remembered for a day, its error in <dir>.failed, so that every
+# run does not retry it; Go programs then cannot run, and SDK generation falls back to ours.
+go_host=""
+pulumi_go_host() {
+  local pseudo dir failed
+  pseudo=$(sed -n "s/^v$version //p" "$here/go-host/pseudo-versions")
+  [ -n "$pseudo" ] || return 1
+  dir="$cache/go-host/$pseudo"
+  failed="$dir.failed"
+  go_host="$dir/pulumi-language-go"
+  [ -x "$go_host" ] && return 0
+  if [ -f "$failed" ] && [ -z "${MEDIAHOST_PULUMI_SOURCE:-}" ] && [ -z "$(find "$failed" -mmin +1440)" ]; then
+    log "pulumi-language-go could not be built today (see $failed): Go programs will not run"
+    return 1
+  fi
+  have_go || return 1
+  log "building pulumi-language-go v$version from its Go module (first run only; ~1-3 min on 2 cores)"
+  built=true
+  mkdir -p "$dir"
+  if GO=$go bash "$here/go-host/build.sh" "$version" "$go_host" 2>"$failed"; then
+    rm -f "$failed"
+    return 0
+  fi
+  log "warning: building pulumi-language-go failed, Go programs will not run (see $failed): $(grep -m1 -E 'Forbidden|error' "$failed")"
+  return 1
+}
+
 for lang in python go dotnet; do
   p=""
   if [ -n "$installed" ] && [ -x "$(dirname "$pulumi_path")/pulumi-language-$lang" ]; then
@@ -250,6 +285,11 @@ for lang in python go dotnet; do
   if [ -n "$p" ]; then
     sdk_other[$lang]=$p
     log "using the $lang language host $p"
+    continue
+  fi
+  if [ "$lang" = go ] && pulumi_go_host; then
+    sdk_ours[go]=$go_host
+    log "using pulumi-language-go v$version built from source at $go_host"
     continue
   fi
   if [ "$lang" = dotnet ]; then

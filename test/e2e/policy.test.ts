@@ -57,6 +57,10 @@ describe("the policy pack of examples/policy-pack", async () => {
         "file-size-under-account-limit",
         "File notes: /notes.txt would hold 19 bytes, more than the account's limit of 10",
       ],
+      [
+        "product-id-under-prefix",
+        "File product-image: /products/shoe.jpg lies under /products, but no FolderMeta of the stack gives it a product id",
+      ],
     ]) {
       expect(failed, rule).toContain(`[mandatory]  ${rule}`);
       expect(failed, rule).toContain(violation);
@@ -69,7 +73,7 @@ describe("the policy pack of examples/policy-pack", async () => {
   it("passes the same program keeping the rules", async () => {
     await p.stack.setConfig("violate", { value: "false" });
     const preview = await p.stack.preview({ policyPacks: [PACK], policyPackConfigs: [config] });
-    expect(preview.changeSummary).toMatchObject({ create: 6 });
+    expect(preview.changeSummary).toMatchObject({ create: 8 });
     expect(preview.stdout).not.toMatch(/\[mandatory\]/);
   });
 });

@@ -319,7 +319,7 @@ describe("this package's own schema: from the plugin, and to SDKs in four langua
     };
     const built = JSON.parse(readFileSync(join(repoRoot, "provider/native/schema.json"), "utf8"));
     expect(served).toEqual(built);
-    expect(Object.keys(served.resources)).toHaveLength(8);
+    expect(Object.keys(served.resources)).toHaveLength(9);
     expect(Object.keys(served.functions)).toContain("mediahost:index:getAccount");
   });
 

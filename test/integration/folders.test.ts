@@ -185,6 +185,69 @@ describe("FolderMeta", () => {
   });
 });
 
+describe("FolderMeta: product and approval", () => {
+  it("writes them with title in one call, stamps the approval's time, and reads drift per property", async () => {
+    await putFile(h.api(), "/p/shoe.jpg", "img");
+    h.mark();
+    const program = {
+      path: "/p/shoe.jpg",
+      title: "Shoe",
+      product: { id: "sku-1", brand: "Acme" },
+      approval: { approved: true, comment: "fine" },
+    };
+    const { id, outs } = await h.create("FolderMeta", program);
+    expect(h.calls()).toEqual({ getAccount: 1, getMeta: 1, setMeta: 1, getApproval: 1 });
+    const live = await h.api().ops.getMeta({ query: { filename: "/p/shoe.jpg" } });
+    expect(live.product).toEqual({ id: "sku-1", brand: "Acme" });
+    expect(live.approval).toMatchObject({ approved: true, comment: "fine" });
+    expect(outs.approvalDatetime).toBe(live.approval?.datetime);
+    expect(typeof outs.approvalDatetime).toBe("string");
+
+    expect((await h.refresh("FolderMeta", id, outs, program)).changes).toEqual([]);
+    await h.api().ops.setProduct({ query: { filename: "/p/shoe.jpg" }, body: { id: "sku-2" } });
+    const drift = await h.refresh("FolderMeta", id, outs, program);
+    expect(drift.changes).toEqual(["product"]);
+    expect(drift.outs.product).toEqual({ id: "sku-2" });
+    await h
+      .api()
+      .ops.setApproval({ query: { filename: "/p/shoe.jpg" }, body: { approved: false, comment: "fine" } });
+    expect((await h.refresh("FolderMeta", id, outs, program)).changes).toEqual(["product", "approval"]);
+  });
+
+  it("clears product and approval when the program drops them, and nothing else", async () => {
+    await putFile(h.api(), "/p/a.jpg", "img");
+    const program = { path: "/p/a.jpg", title: "A", product: { id: "1" }, approval: { approved: true } };
+    const { id, outs } = await h.create("FolderMeta", program);
+    h.mark();
+    const next = await h.update("FolderMeta", id, outs, { path: "/p/a.jpg", title: "A" });
+    expect(h.calls()).toEqual({ setMeta: 1 });
+    expect(next.approvalDatetime).toBeUndefined();
+    expect(next.product).toBeUndefined();
+    expect((await h.refresh("FolderMeta", id, next, { path: "/p/a.jpg", title: "A" })).changes).toEqual([]);
+    const live = await h.api().ops.getMeta({ query: { filename: "/p/a.jpg" } });
+    expect(live.title).toBe("A");
+    expect(live.product).toEqual({});
+    expect(live.approval?.approved).toBe(false);
+  });
+
+  it("keeps an existing stack's meta without them unchanged on refresh", async () => {
+    await h.api().ops.mkdir({ query: { dirname: "/old" } });
+    const { id, outs } = await h.create("FolderMeta", { path: "/old", title: "Old" });
+    // service-side product and approval are not this resource's: no drift, no output
+    await h.api().ops.setMeta({
+      query: { filename: "/old" },
+      body: { product: { id: "x" }, approval: { approved: true } },
+    });
+    const seen = await h.refresh("FolderMeta", id, outs, { path: "/old", title: "Old" });
+    expect(seen.changes).toEqual([]);
+    expect(seen.outs.approvalDatetime).toBeUndefined();
+    await h.destroy("FolderMeta", id, outs);
+    const live = await h.api().ops.getMeta({ query: { filename: "/old" } });
+    expect(live.product).toEqual({ id: "x" });
+    expect(live.approval?.approved).toBe(true);
+  });
+});
+
 describe("a folder whose path has become a file", () => {
   it("is reported gone by Folder, FolderOptions and FolderMeta, also below it, instead of failing the refresh", async () => {
     const made = {

@@ -22,6 +22,10 @@ describe("readAccount", () => {
     await client.ops.setMeta({ query: { filename: "/many/f129" }, body: { title: "Last", description: "" } });
     await client.ops.addTags({ query: { filename: "/many/f129" }, body: { tags: ["t"] } });
     await client.ops.setFolderOptions({ query: { filename: "/many" }, body: { allowListing: true } });
+    await client.ops.setMeta({
+      query: { filename: "/many/f128" },
+      body: { product: { id: "sku-9", brand: "" }, approval: { approved: true } },
+    });
     await client.ops.updateAccount({ body: { minify: { enabled: true } } });
   }, 60_000);
   afterAll(() => emulator?.stop());
@@ -35,6 +39,11 @@ describe("readAccount", () => {
     expect(snap.folders.map((f) => f.path)).toHaveLength(1 + 1 + 130);
     expect(snap.folders[0]).toEqual({ path: "/" });
     expect(snap.folders.at(-1)).toEqual({ path: "/many/f129", meta: { title: "Last", tags: ["t"] } });
+    // product without its empty fields; approval without the time the service stamped
+    expect(snap.folders.at(-2)).toEqual({
+      path: "/many/f128",
+      meta: { product: { id: "sku-9" }, approval: { approved: true } },
+    });
     expect(snap.folders.find((f) => f.path === "/many")).toEqual({
       path: "/many",
       options: { allowListing: true },

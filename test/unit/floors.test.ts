@@ -29,6 +29,8 @@ const FLOORS: { name: string; paths: string[] }[] = [
       "provider/steps.ts",
       "provider/session.ts",
       "provider/functions.ts",
+      "provider/media-functions.ts",
+      "provider/data-function.ts",
     ],
   },
   {

@@ -9,6 +9,7 @@ import * as provider from "../../provider";
 import { kinds } from "../../provider/resources";
 import type { Kind } from "../../provider/resources/kind";
 import { functionExports, inputsOf, nativeExports, operationsTable, resourceTable } from "../../scripts/docs";
+import { REFERENCE_DIR, referencePages } from "../../scripts/reference";
 import { SCHEMA_FILE, schemaText } from "../../scripts/schema";
 
 const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
@@ -21,6 +22,14 @@ describe("one source for each kind's shape", () => {
 
   it("the native face's package schema is the one the kinds, the data functions and the configuration make (run `npm run docs`)", () => {
     expect(readFileSync(join(__dirname, "../..", SCHEMA_FILE), "utf8")).toBe(schemaText());
+  });
+
+  it("docs/reference/ holds exactly the pages the package schema makes, one per resource and function (run `npm run docs`)", () => {
+    const dir = join(__dirname, "../..", REFERENCE_DIR);
+    const pages = referencePages();
+    expect(readdirSync(dir).sort()).toEqual(Object.keys(pages).sort());
+    for (const [file, text] of Object.entries(pages))
+      expect(readFileSync(join(dir, file), "utf8"), file).toBe(text);
   });
 
   it("the SDK's export lists are the ones the kinds and the data functions make (run `npm run docs` after adding one)", () => {

@@ -68,7 +68,48 @@ describe("check", () => {
       { path: "/a", tags: Array.from({ length: 51 }, (_, i) => `t${i}`) },
       "tags: must have at most 50 tags",
     ],
-    ["FolderMeta", { path: "/a" }, "title: set at least one of title, description, tags"],
+    ["FolderMeta", { path: "/a" }, "title: set at least one of title, description, tags, product, approval"],
+    [
+      "PointOfInterest",
+      { path: "/a.jpg", name: "face", x: 1.2, y: 0, width: 0.1, height: 0.1 },
+      "x: must be at most 1 (a fraction of the image's width)",
+    ],
+    [
+      "PointOfInterest",
+      { path: "/a.jpg", name: "face", x: 0, y: -0.1, width: 0.1, height: 0.1 },
+      "y: must be at least 0",
+    ],
+    [
+      "PointOfInterest",
+      { path: "/a.jpg", name: "face", x: 0.6, y: 0, width: 0.5, height: 0.1 },
+      "width: x + width must be at most 1: the rectangle must fit the image",
+    ],
+    [
+      "PointOfInterest",
+      { path: "/a.jpg", name: "face", x: 0, y: 0.5, width: 0.1, height: 0.6 },
+      "height: y + height must be at most 1: the rectangle must fit the image",
+    ],
+    [
+      "PointOfInterest",
+      { path: "/a.jpg", name: "", x: 0, y: 0, width: 1, height: 1 },
+      "name: must not be empty",
+    ],
+    [
+      "FolderMeta",
+      { path: "/a", product: { id: "p".repeat(257) } },
+      "product.id: must be at most 256 characters",
+    ],
+    ["FolderMeta", { path: "/a", product: { sku: "1" } }, 'product: Unrecognized key: "sku"'],
+    [
+      "FolderMeta",
+      { path: "/a", approval: { approved: true, comment: "c".repeat(1025) } },
+      "approval.comment: must be at most 1024 characters",
+    ],
+    [
+      "FolderMeta",
+      { path: "/a", approval: { comment: "ok" } },
+      "approval.approved: Invalid input: expected boolean, received undefined",
+    ],
     [
       "Alias",
       { name: "has space" },

@@ -105,6 +105,19 @@ describe("driftOfStep", () => {
     ).toEqual([{ property: "contentSha256", state: "h1", account: "h2" }]);
   });
 
+  it("reports an approval changed elsewhere as approval, not as the time the service stamped", () => {
+    const olds = { path: "/a.jpg", approval: { approved: true }, approvalDatetime: "t1" };
+    const now = { ...olds, approval: { approved: false }, approvalDatetime: "t2" };
+    const drift = driftOfStep({
+      op: "update",
+      urn: "urn:pulumi:s::p::mediahost:index:FolderMeta::meta",
+      type: "mediahost:index:FolderMeta",
+      old: { inputs: olds, outputs: olds },
+      new: { inputs: now, outputs: now },
+    });
+    expect(drift?.properties.map((p) => p.property)).toEqual(["approval.approved"]);
+  });
+
   it("ignores the stack and provider resources", () => {
     expect(
       driftOfStep({

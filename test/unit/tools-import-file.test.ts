@@ -22,6 +22,7 @@ const snapshot: AccountSnapshot = {
     { path: "/", options: { allowListing: true } },
     { path: "/products", meta: { title: "Products" } },
     { path: "/products/shoes", options: { scanSpins: true }, meta: { tags: ["a"] } },
+    { path: "/products/boots", meta: { product: { id: "sku-1" } } },
   ],
   truncatedAt: [],
   files: [
@@ -45,6 +46,8 @@ describe("importDocumentOf", () => {
       { type: "mediahost:index:Folder", name: "products-shoes", id: "/products/shoes" },
       { type: "mediahost:index:FolderOptions", name: "products-shoes-options", id: "/products/shoes" },
       { type: "mediahost:index:FolderMeta", name: "products-shoes-meta", id: "/products/shoes" },
+      { type: "mediahost:index:Folder", name: "products-boots", id: "/products/boots" },
+      { type: "mediahost:index:FolderMeta", name: "products-boots-meta", id: "/products/boots" },
       { type: "mediahost:index:File", name: "products-readme-txt", id: "/products/readme.txt" },
     ]);
   });
@@ -98,6 +101,20 @@ describe("importDocument (mediahost-recover)", () => {
           inputs: {},
           parent: "urn:pulumi:ci::p::pulumi:pulumi:Stack::p-ci",
           provider: "urn:pulumi:ci::p::pulumi:providers:mediahost::default_0_3_0::1d2e",
+        },
+        "web",
+      ),
+    ).toEqual({ nameTable: {}, resources: [{ type: "mediahost:index:Alias", name: "web", id: "web" }] });
+    // the default provider of the native classes, which name their version and download URL
+    expect(
+      importDocument(
+        {
+          urn: "urn:pulumi:ci::p::mediahost:index:Alias::web",
+          type: "mediahost:index:Alias",
+          kind: "Alias",
+          inputs: {},
+          provider:
+            "urn:pulumi:ci::p::pulumi:providers:mediahost::default_0_3_0_github_/api.github.com/pulumi-mediahost/pulumi-mediahost::1d2e",
         },
         "web",
       ),

@@ -43,7 +43,8 @@ export function importDocumentOf(snapshot: AccountSnapshot): { document: ImportD
     if (f.path !== "/") add("Folder", base, f.path);
     if (f.options && Object.keys(f.options).length > 0) add("FolderOptions", `${base}-options`, f.path);
     const meta = f.meta ?? {};
-    if (meta.title || meta.description || meta.tags?.length) add("FolderMeta", `${base}-meta`, f.path);
+    if (meta.title || meta.description || meta.tags?.length || meta.product || meta.approval)
+      add("FolderMeta", `${base}-meta`, f.path);
   }
   for (const file of snapshot.files) {
     if (importable(file.bytes)) add("File", slug(file.path), file.path);

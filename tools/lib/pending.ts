@@ -93,7 +93,8 @@ export function importDocument(create: PendingCreate, id: string): Record<string
     resource.parent = "parent";
   }
   const provider = create.provider?.slice(0, create.provider.lastIndexOf("::"));
-  if (provider && !/::pulumi:providers:mediahost::default(_[\w.-]+)?$/.test(provider)) {
+  // a default provider's name carries the version and download URL the SDK asked for
+  if (provider && !/::pulumi:providers:mediahost::default(_[^:]+)?$/.test(provider)) {
     nameTable.provider = provider;
     resource.provider = "provider";
   }

@@ -24,7 +24,13 @@ export interface FolderSnapshot {
   /** Absolute path; "/" for the root (which only carries options and meta). */
   path: string;
   options?: z.infer<typeof schemas.FolderOptions>;
-  meta?: { title?: string; description?: string; tags?: string[] };
+  meta?: {
+    title?: string;
+    description?: string;
+    tags?: string[];
+    product?: Record<string, string>;
+    approval?: { approved: boolean; comment?: string };
+  };
 }
 
 export interface FileSnapshot {
@@ -113,6 +119,15 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
         if (meta?.title) m.title = meta.title;
         if (meta?.description) m.description = meta.description;
         if (meta?.tags?.length) m.tags = [...meta.tags];
+        const product = Object.entries(meta?.product ?? {}).filter(
+          ([, v]) => typeof v === "string" && v !== "",
+        );
+        if (product.length) m.product = Object.fromEntries(product) as Record<string, string>;
+        // an approval the service stamped was set by someone: its time stays the service's
+        if (meta?.approval?.datetime) {
+          const { approved, comment } = meta.approval;
+          m.approval = comment ? { approved, comment } : { approved };
+        }
         if (Object.keys(m).length) folder.meta = m;
         const o: NonNullable<FolderSnapshot["options"]> = {};
         for (const k of OPTION_KEYS) if (typeof opts?.[k] === "boolean") o[k] = opts[k] as boolean;

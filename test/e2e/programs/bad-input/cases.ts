@@ -130,7 +130,7 @@ export const resourceCases: ResourceCase[] = [
     name: "meta-none",
     kind: "FolderMeta",
     args: { path: "/a" },
-    expected: "title: set at least one of title, description, tags",
+    expected: "title: set at least one of title, description, tags, product, approval",
   },
   // Alias
   { name: "alias-space", kind: "Alias", args: { name: "has space" }, expected: `name: ${NAME_RULE}` },

@@ -20,3 +20,9 @@ new dynamic.FolderOptions("private-options", {
 new native.Alias("web", { name: "web", cdn: true, ...(violate ? {} : { defaultProfile: "thumbnail" }) });
 new dynamic.Folder("scratch", { path: violate ? "/scratch" : "/scratch-ok/tmp", forceDestroy: true });
 new native.File("notes", { path: "/notes.txt", content: violate ? "more than ten bytes" : "short" });
+const product = "/products/shoe.jpg";
+new native.File("product-image", { path: product, content: "img" });
+new dynamic.FolderMeta("product-meta", {
+  path: product,
+  ...(violate ? { title: "Shoe" } : { product: { id: "sku-1" } }),
+});

@@ -1,0 +1,174 @@
+// The data functions over a team's media rather than its account: signed URLs of protected
+// files, search, and the statistics. Declared as provider/functions.ts declares the others (and
+// joined to them there), so both faces and the package schema have them; every call goes through
+// the client, which honours the rate-limit counters (search's and the statistics' own included).
+import { schemas } from "mediahost-contract";
+import { z } from "zod";
+import { type MediahostClient, ProviderError } from "./client";
+import { define } from "./data-function";
+import { ManagedPath } from "./resources/schema";
+
+const Account = z
+  .string()
+  .min(1, { message: "must not be empty" })
+  .optional()
+  .describe("A name under `mediahost:accounts`; the provider's own credentials when absent.");
+
+const Params = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/** A statistics range: ISO 8601 date-times (UTC without a zone), `to` not before `from`. */
+const Range = z
+  .strictObject({
+    account: Account,
+    from: schemas.StatsTime.optional().describe(
+      "Start of the range, an ISO 8601 date-time (UTC without a zone); the service's default is a month ago.",
+    ),
+    to: schemas.StatsTime.optional().describe("End of the range; the service's default is now."),
+  })
+  .superRefine((r, ctx) => {
+    if (r.from && r.to && schemas.statsTime(r.to) < schemas.statsTime(r.from))
+      ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
+  });
+type RangeArgs = z.output<typeof Range>;
+const rangeQuery = ({ from, to }: RangeArgs) => ({ from, to });
+
+/** Days keyed by their start in ms, as a list in time order with each day as an ISO date-time. */
+function byDay<T extends object>(keyed: Record<string, T>): ({ day: string } & T)[] {
+  return Object.entries(keyed)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([ms, value]) => ({ day: new Date(Number(ms)).toISOString(), ...value }));
+}
+
+/** The most results `searchFiles` gathers: past the service's 1,000 by scrolling. */
+export const SEARCH_LIMIT_MAX = 100_000;
+const PAGE = 100;
+
+/** What `searchFiles` returns of a hit: its `_source`, as documented. */
+const FoundFile = schemas.SearchHit.shape._source;
+
+/**
+ * The first `limit` hits of a search: one page when they fit in it, otherwise scrolling page by
+ * page (a scroll reaches past the 1,000 a plain search stops at). The service documents no call
+ * that closes a scroll: it ends when the last page is in or the limit is reached, and no scroll
+ * call is made past it (each one counts `rest:post:files:search:scroll`).
+ */
+async function search(
+  client: MediahostClient,
+  query: string,
+  sort: Record<string, "asc" | "desc"> | undefined,
+  limit: number,
+): Promise<{ total: number; files: z.output<typeof FoundFile>[] }> {
+  const size = Math.min(PAGE, limit);
+  const scroll = limit > size;
+  let page = await client.ops.search({ body: { query, size, ...(sort ? { sort } : {}), scroll } });
+  const total = page.total;
+  const files = page.hits.slice(0, limit).map((h) => h._source);
+  while (scroll && files.length < limit && page.scrollId && page.hits.length > 0) {
+    page = await client.ops.searchScroll({ body: { scrollId: page.scrollId } });
+    files.push(...page.hits.slice(0, limit - files.length).map((h) => h._source));
+  }
+  return { total, files };
+}
+
+export const mediaFunctions = {
+  getSignedUrl: define({
+    description:
+      "A signed URL of a file in a JWT-protected folder (the URL is a secret). Its value changes on every " +
+      "run (it is signed anew, with a new expiry): use it as a stack output, not as an input of a resource.",
+    args: z.strictObject({
+      account: Account,
+      path: ManagedPath.describe("Absolute path of the protected file."),
+      key: z
+        .string()
+        .min(1, { message: "must not be empty" })
+        .describe("The folder's protection key (a secret)."),
+      expiresIn: z
+        .number({ message: "must be a number" })
+        .int({ message: "must be a whole number" })
+        .min(1, { message: "must be at least 1" })
+        .max(604800, { message: "must be at most 604800" })
+        .describe("Seconds until the URL expires, 1 to 604800 (7 days)."),
+      alias: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("The alias whose CDN address the URL uses; the account's own when absent."),
+      secureParams: Params.optional().describe(
+        "Parameters signed into the token (e.g. `{w: 300}`): a URL cannot change them.",
+      ),
+      insecureParams: Params.optional().describe("Parameters added to the URL unsigned."),
+    }),
+    result: z.object({ path: z.string(), url: z.string() }),
+    secretArgs: ["key"],
+    secrets: ["url"],
+    run: async (client, { path, key, expiresIn, alias, secureParams, insecureParams }) => {
+      const body = { filename: path, key, expiresIn, alias, secureParams, insecureParams };
+      const { url } = await client.ops.createJwt({ body });
+      return { path, url };
+    },
+  }),
+  searchFiles: define({
+    description:
+      "Files matching a search query (Elasticsearch query-string syntax, docs/api.md#search), up to `limit` " +
+      "of them: past 1,000 by scrolling. Title, description, tags and product are not among a hit's fields.",
+    args: z.strictObject({
+      account: Account,
+      query: z
+        .string()
+        .max(1024, { message: "must be at most 1024 characters" })
+        .describe("The query, e.g. `extension:.jpg`."),
+      sort: z
+        .record(z.string(), z.enum(["asc", "desc"], { message: 'must be "asc" or "desc"' }))
+        .optional()
+        .describe('Field to `asc` or `desc`, e.g. `{"filename.raw": "asc"}`.'),
+      limit: z
+        .number({ message: "must be a number" })
+        .int({ message: "must be a whole number" })
+        .min(1, { message: "must be at least 1" })
+        .max(SEARCH_LIMIT_MAX, { message: `must be at most ${SEARCH_LIMIT_MAX}` })
+        .optional()
+        .describe("The most files returned (default 1000, at most 100000)."),
+    }),
+    result: z.object({ total: z.number(), files: z.array(FoundFile) }),
+    run: (client, { query, sort, limit }) => search(client, query, sort, limit ?? 1000),
+  }),
+  getStorageStats: define({
+    description: "The storage in use at the start of each day of the range (`days`, in time order).",
+    args: Range,
+    result: z.object({ days: z.array(z.object({ day: z.string(), ...schemas.Storage.shape })) }),
+    run: async (client, range) => ({
+      days: byDay(await client.ops.getStorageStats({ query: rangeQuery(range) })),
+    }),
+  }),
+  getHttpStats: define({
+    description:
+      "Requests (`count`) and bytes delivered (`size`) on each day of the range (`days`, in time order).",
+    args: Range,
+    result: z.object({
+      days: z.array(z.object({ day: z.string(), count: z.number(), size: z.number() })),
+    }),
+    run: async (client, range) => ({
+      days: byDay(await client.ops.getHttpStats({ query: rangeQuery(range) })).map(({ day, total }) => ({
+        day,
+        count: total.count,
+        size: total.size,
+      })),
+    }),
+  }),
+  getTrafficStats: define({
+    description:
+      "The traffic of the range aggregated (`traffic`), as the service answers it; its shape is not documented.",
+    args: Range,
+    result: z.object({ traffic: z.record(z.string(), z.unknown()) }),
+    run: async (client, range) => {
+      const text = await client.ops.getTrafficStats({ query: rangeQuery(range) });
+      try {
+        const traffic = JSON.parse(text) as unknown;
+        if (traffic && typeof traffic === "object" && !Array.isArray(traffic)) return { traffic };
+      } catch {
+        // reported below
+      }
+      throw new ProviderError("getTrafficStats: the service's answer is not a JSON object");
+    },
+  }),
+};
