@@ -107,6 +107,20 @@ export const Account = z.looseObject({
 });
 export type Account = z.infer<typeof Account>;
 
+/**
+ * The account's top-level fields the provider neither writes nor needs: docs/api.md has them
+ * read-only [likely] (with `fetching.maxFilesize`), and a service may leave them out.
+ */
+export const ACCOUNT_READ_ONLY_FIELDS = [
+  "dateCreated",
+  "isPartner",
+  "fileSizeLimit",
+  "customRedirectUrl",
+  "cdnURL",
+  "cdnTempURL",
+  "status",
+] as const;
+
 const required = (ctx: z.RefinementCtx, path: (string | number)[], rule: string) =>
   ctx.addIssue({ code: "custom", path, message: `required ${rule}` });
 

@@ -1,4 +1,5 @@
 // Token, account, users, billing, sub-accounts, custom domains, events and statistics.
+import { schemas } from "mediahost-contract";
 import type { Account } from "../accounts";
 import type { Context } from "../context";
 import { httpError } from "../errors";
@@ -128,16 +129,7 @@ function accountView(ctx: Context, account: Account): Record<string, unknown> {
       delete entry.customDomain;
   }
   if (ctx.plays("sparse-answers")) {
-    for (const key of [
-      "dateCreated",
-      "isPartner",
-      "fileSizeLimit",
-      "customRedirectUrl",
-      "cdnURL",
-      "cdnTempURL",
-      "status",
-    ])
-      delete view[key];
+    for (const key of schemas.ACCOUNT_READ_ONLY_FIELDS) delete view[key];
     delete fetching.maxFilesize;
   }
   return view;

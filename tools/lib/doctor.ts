@@ -258,16 +258,7 @@ export async function runDoctor(options: DoctorOptions, secrets: Secrets): Promi
   }
   schemaRow("account", "account", "account answer", "getAccount", account);
 
-  const readOnly = [
-    "dateCreated",
-    "isPartner",
-    "fileSizeLimit",
-    "customRedirectUrl",
-    "cdnURL",
-    "cdnTempURL",
-    "status",
-  ];
-  const missing = readOnly.filter((k) => acc[k] === undefined);
+  const missing: string[] = schemas.ACCOUNT_READ_ONLY_FIELDS.filter((k) => acc[k] === undefined);
   if (fetching && fetching.maxFilesize === undefined) missing.push("fetching.maxFilesize");
   const sparseRow = facts.add(
     "account-read-only",
