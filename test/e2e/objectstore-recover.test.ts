@@ -4,7 +4,7 @@
 // nothing made twice and nothing left over. Both faces: the dynamic provider and the native plugin.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ import {
   objectStoreForTests,
   type RunningObjectStore,
 } from "./helpers/objectstore";
+import { killWithPlugins } from "./helpers/processes";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { freshRunner, type Runner } from "./helpers/runner";
 import { toolchainForTests } from "./helpers/toolchain";
@@ -140,9 +141,7 @@ for (const face of FACES) {
           ++mkdirs === face.killAtMkdir &&
           child?.pid
         ) {
-          // Pulumi starts plugins in process groups of their own: take them down too
-          const groups = new Set([child.pid, ...descendants(child.pid).map(processGroupOf)]);
-          for (const group of groups) if (group) process.kill(-group, "SIGKILL");
+          killWithPlugins(child.pid);
         }
       };
       let killed: Awaited<ReturnType<Runner["pulumi"]>>;
@@ -231,39 +230,4 @@ for (const face of FACES) {
       expect(left).toEqual([]);
     });
   });
-}
-
-/** Every process below `pid` (children, their children, ...), read from /proc. */
-function descendants(pid: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const found: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const current = queue.shift()!;
-    for (const [child, parent] of parentOf) {
-      if (parent === current) {
-        found.push(child);
-        queue.push(child);
-      }
-    }
-  }
-  return found;
-}
-
-function processGroupOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-  } catch {
-    return undefined;
-  }
 }

@@ -2,7 +2,6 @@
 // (coalescing near the account-update limit; an exhausted counter failing cleanly and the next
 // run finishing), the safety guards, and secrets kept out of everything the CLI leaves behind.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,6 +11,7 @@ import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RequestLog } from "../../emulator/requestlog";
 import { expectRefusedCredentialLines } from "./helpers/expect";
+import { killWithPlugins } from "./helpers/processes";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
 
@@ -121,10 +121,7 @@ describe("runs that go wrong", async () => {
       push.call(this, entry);
       if (entry.operation === "mkdir" && entry.status < 300 && ++mkdirs === 6 && child?.pid) {
         killedAt = mkdirs;
-        // Pulumi starts plugins in process groups of their own: take them down too, or the
-        // provider process outlives the test
-        const groups = new Set([child.pid, ...descendants(child.pid).map(processGroupOf)]);
-        for (const group of groups) if (group) process.kill(-group, "SIGKILL");
+        killWithPlugins(child.pid);
       }
     };
     let first: Awaited<ReturnType<typeof cli>>;
@@ -401,41 +398,4 @@ async function emptyAttrFiles(dir: string): Promise<string[]> {
     if (e.isFile() && e.name.endsWith(".attrs") && (await stat(file)).size === 0) empty.push(file);
   }
   return empty;
-}
-
-/** Every process below `pid` (children, their children, ...), read from /proc. */
-function descendants(pid: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // fields after the command name, which is in parentheses and may hold spaces
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parentOf.set(Number(entry), Number(fields[1]));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const found: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const current = queue.shift()!;
-    for (const [child, parent] of parentOf) {
-      if (parent === current) {
-        found.push(child);
-        queue.push(child);
-      }
-    }
-  }
-  return found;
-}
-
-function processGroupOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-  } catch {
-    return undefined;
-  }
 }
