@@ -14,7 +14,10 @@
 //   4. drops the pending creates from the state (`pulumi stack import` of the same deployment);
 //   5. imports each object of a native resource's pending create that exists (`pulumi import
 //      --file`, under the resource's own URN: the native provider reads it by its id), which is
-//      what `pulumi refresh --import-pending-creates` should do and, in CLI 3.259, does not.
+//      what `pulumi refresh --import-pending-creates` should do and, in CLI 3.259, does not. A
+//      native resource an import would not give back as declared (a File from `source`: an
+//      import declares inline text) is noted in the journal as in 3, under the stack's
+//      `<project>/<stack>`, which is how the native provider keys it.
 //
 // With --print it only lists the pending creates and what it would do. Progress goes to stderr.
 import { execFile } from "node:child_process";
@@ -159,7 +162,7 @@ async function main(argv: string[]): Promise<number> {
   const imports: { what: string; document: Record<string, unknown> }[] = [];
   for (const create of pending.ours) {
     const kind = kindByName(create.kind);
-    if (!kind || (!isNative(create) && !create.owner)) {
+    if (!kind || !create.owner) {
       progress(`${create.urn}: skipped (${kind ? "no owner recorded" : `unknown kind ${create.kind}`})`);
       continue;
     }
@@ -172,7 +175,13 @@ async function main(argv: string[]): Promise<number> {
       progress(`${create.urn}: skipped (its id is not known from its inputs)`);
       continue;
     }
-    if (isNative(create)) {
+    // a native resource an import gives back as declared is imported; the others (a File from
+    // `source`) are noted in the journal, like the dynamic face's: its next create takes it over
+    if (
+      isNative(create) &&
+      !("refused" in kind.importing) &&
+      (kind.importing.reimports?.(create.inputs) ?? true)
+    ) {
       imports.push({ what, document: importDocument(create, id) });
       progress(
         `${values.print ? "would import" : "imports"} ${what} if it exists (${create.urn}): pulumi import ${create.type} ${create.urn.slice(create.urn.lastIndexOf("::") + 2)} ${id}`,

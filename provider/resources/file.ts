@@ -217,7 +217,7 @@ export const file = defineKind({
   // a changed content is drift as `contentSha256`; these would only repeat it
   observations: ["sha256", "size", "mtime"],
   replaceOn: ["path"],
-  importing: { identity: (path) => ({ path }) },
+  importing: { identity: (path) => ({ path }), reimports: (i) => i.content !== undefined },
   secretInputs: ["fetchAuth"],
   // the hash and size of inline content would give a short secret away: secret whenever it is given
   secretOutputs: (i) => (i.content !== undefined ? ["sha256", "size"] : []),

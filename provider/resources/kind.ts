@@ -128,9 +128,14 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
   /**
    * Import (`pulumi import`, the native face): how the id names the object — the inputs that
    * identify it — or why the kind cannot be imported. An imported resource is read with scope
-   * "all" and manages what that read found.
+   * "all" and manages what that read found. `reimports` says whether importing the object gives
+   * back a resource declared with `inputs` (a File from `source` is not: an import declares inline
+   * `content`, and refuses a file that is not text); mediahost-recover takes in the others through
+   * the stack journal. Absent: it always does.
    */
-  readonly importing: { identity(id: string): Partial<z.output<S>> } | { refused: string };
+  readonly importing:
+    | { identity(id: string): Partial<z.output<S>>; reimports?(inputs: Record<string, unknown>): boolean }
+    | { refused: string };
   /**
    * The schema a property is judged by where its input schema takes it whole (AccountSettings'
    * `fetching`, judged with its credentials put back): what the package schema and the README

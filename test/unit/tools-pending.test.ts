@@ -1,6 +1,7 @@
 // mediahost-recover's reading of a stack export: the pending creates of this package's resources
 // (either face's type token), the other pending operations, and the deployment without them.
 import { describe, expect, it } from "vitest";
+import { kindByName } from "../../provider/resources";
 import { type Deployment, pendingCreates } from "../../tools/lib/pending";
 
 const exported: Deployment = {
@@ -54,13 +55,22 @@ describe("pendingCreates", () => {
         type: "mediahost:index:Folder",
         kind: "Folder",
         inputs: { path: "/media" },
-        owner: undefined,
+        // the native provider keys the journal by the URN's project and stack
+        owner: "p/ci",
       },
     ]);
     expect(others).toEqual([
       "updating urn:pulumi:ci::p::mediahost:index:Folder::other",
       "creating urn:pulumi:ci::p::aws:s3/bucket:Bucket::b",
     ]);
+  });
+
+  it("says which native pending creates an import gives back as declared: a File from source is not", () => {
+    const file = kindByName("File");
+    if (!file || "refused" in file.importing) throw new Error("File is importable");
+    expect(file.importing.reimports?.({ path: "/a.txt", content: "text" })).toBe(true);
+    expect(file.importing.reimports?.({ path: "/a.png", source: { hash: "…" } })).toBe(false);
+    expect(file.importing.reimports?.({ path: "/a.png", fetchUrl: "https://origin/a.png" })).toBe(false);
   });
 
   it("gives the deployment back without its pending operations, and nothing else changed", () => {

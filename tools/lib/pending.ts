@@ -1,6 +1,7 @@
 // The pending creates of a stack, as `pulumi stack export` shows them: the creates an interrupted
 // update had started and never heard back about. Pure: no I/O, unit-tested.
 import { KIND_KEY, OWNER_KEY } from "../../provider/hidden";
+import { parseUrn } from "../../provider/native/wire";
 
 export interface ExportedResource {
   urn: string;
@@ -29,7 +30,10 @@ export interface PendingCreate {
   kind: string;
   /** The resource's inputs, the face's hidden keys included. */
   inputs: Record<string, unknown>;
-  /** The stack the SDK said declares it (dynamic resources). */
+  /**
+   * The stack that declares it, as the provider keys the stack journal: the one the dynamic SDK
+   * recorded, or the native face's `<project>/<stack>` of the URN (provider/native/server.ts).
+   */
   owner?: string;
 }
 
@@ -57,7 +61,9 @@ export function pendingCreates(exported: Deployment): {
       continue;
     }
     const inputs = op.resource.inputs ?? {};
-    const owner = inputs[OWNER_KEY];
+    const native = match[0].startsWith("mediahost:index:");
+    const { project, stack } = parseUrn(op.resource.urn);
+    const owner = native ? `${project}/${stack}` : inputs[OWNER_KEY];
     ours.push({
       urn: op.resource.urn,
       type: op.resource.type,
