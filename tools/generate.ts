@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // mediahost-generate: writes a Pulumi program that declares what a live account holds (settings,
-// aliases, custom domains, the folder tree to --depth, folder options and meta), every object
+// aliases, custom domains, the folder tree to --depth, folder options and meta; with --files the
+// files, their meta and points of interest), every object
 // with `adopt: true` where the kind has it, so that a first `pulumi up` takes the account over
 // instead of failing on "exists". Secrets are read from stack config by the generated code.
 import { existsSync } from "node:fs";
@@ -36,7 +37,8 @@ Credentials, as the provider finds them:
   --project NAME     Pulumi project name (default mediahost-<account alias>)
   --concurrency N    API requests in flight at most (default 16)
   --files            also declare the files of the declared folders, each as a File uploaded from
-                     a copy written under DIR/files/ (the round trip stays clean)
+                     a copy written under DIR/files/ (the round trip stays clean), and every listed
+                     file's meta and points of interest
   --max-file-size B  with --files, the largest file to include, in bytes (default 1048576)
   --import-file FILE write a \`pulumi import --file\` document for the native face (every object read,
                      by its import id; text files with --files) instead of, or besides, a program`;
@@ -124,7 +126,7 @@ async function main(argv: string[]): Promise<number> {
       lastStep = step;
       lastReport = Date.now();
       progress(
-        `  ${p.folders} folders found, ${p.listings} listed, ${p.details} folders' options and meta read`,
+        `  ${p.folders} folders found, ${p.listings} listed, ${p.details} folders' options and meta read${values.files ? `, ${p.fileDetails} files' meta and points` : ""}`,
       );
     },
   });

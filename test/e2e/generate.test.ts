@@ -11,13 +11,14 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
+import { linkCheckout } from "./helpers/package";
 import { DEMO_CLIENT, plaintextLocations } from "./helpers/project";
 import {
   createTemporaryBackend,
@@ -37,6 +38,19 @@ interface Run {
   stdout: string;
   stderr: string;
   seconds: number;
+}
+
+/** The pulumi CLI in `cwd`: its exit code and its whole output. */
+function pulumiCli(args: string[], cwd: string, env: Record<string, string>) {
+  return new Promise<{ code: number; out: string }>((resolve) => {
+    execFile(
+      "pulumi",
+      [...args, "--non-interactive"],
+      { cwd, env, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
 }
 
 function run(bin: string, args: string[], env: Record<string, string>): Promise<Run> {
@@ -127,6 +141,27 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
       api.ops.upload({ query: { filename }, body: { bytes: new TextEncoder().encode(text) } });
     await put("/products/shoes/size-chart.txt", "EU 40 = US 7");
     await put("/press/kit.txt", "x".repeat(4096));
+    // a product image with its meta and two points of interest, and a point on the larger file
+    await api.ops.upload({
+      query: { filename: "/products/shoes/hero.jpg" },
+      body: { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]) },
+    });
+    await api.ops.setMeta({
+      query: { filename: "/products/shoes/hero.jpg" },
+      body: { title: "Hero", product: { id: "sku-42", brand: "Acme" }, approval: { approved: true } },
+    });
+    for (const [name, x] of [
+      ["face", 0.1],
+      ["logo", 0.6],
+    ] as const)
+      await api.ops.setPoi({
+        query: { filename: "/products/shoes/hero.jpg" },
+        body: { name, x, y: 0.2, width: 0.3, height: 0.4 },
+      });
+    await api.ops.setPoi({
+      query: { filename: "/press/kit.txt" },
+      body: { name: "all", x: 0, y: 0, width: 1, height: 1 },
+    });
     before = emulator.control.state();
   });
   afterAll(async () => {
@@ -144,7 +179,7 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
     console.log(`generate (round-trip account): ${generated.seconds.toFixed(1)} s\n${generated.stdout}`);
     expect(generated.code, generated.stderr).toBe(0);
     expect(generated.stderr).toContain(
-      'mediahost-generate: read account "demo": 3 aliases, 7 folders, 1 files (1 larger left out)',
+      'mediahost-generate: read account "demo": 3 aliases, 7 folders, 2 files (1 larger left out)',
     );
     // the file is declared from its copy beside the program; the larger one is named as left out
     expect(await readFile(join(outDir, "files/products/shoes/size-chart.txt"), "utf8")).toBe("EU 40 = US 7");
@@ -169,6 +204,15 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
       'new mediahost.Folder("products-shoes-running-shoes", { path: "/products/shoes/Running Shoes", adopt: true }, { dependsOn: [productsShoes] });',
     );
     expect(code).toContain('source: new pulumi.asset.FileAsset("files/products/shoes/size-chart.txt")');
+    // the image's meta and points follow it; the larger file's point names its path
+    expect(code).toMatch(
+      /new mediahost\.FolderMeta\("products-shoes-hero-jpg-meta", \{\s+path: productsShoesHeroJpg\.path,/,
+    );
+    expect(code).toContain('product: { id: "sku-42", brand: "Acme" }');
+    expect(code).toContain('new mediahost.PointOfInterest("products-shoes-hero-jpg-logo", {');
+    expect(code).toMatch(
+      /new mediahost\.PointOfInterest\("press-kit-txt-all", \{\s+path: "\/press\/kit\.txt",/,
+    );
     expect(code).toContain("// Not declared: 1 file(s) over 1024 bytes, e.g. /press/kit.txt.");
     expect(code).not.toContain("/press/2024/q1/drafts");
     expect(code).toContain("// Not declared: folders deeper than 3 levels, under 1 folder(s),");
@@ -202,11 +246,12 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
     const up = await stack.up();
     console.log(`pulumi up of the generated program: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(up.summary.result).toBe("succeeded");
-    // settings, 3 aliases, 1 domain, 7 folders, 2 folder options, 2 folder metas, 1 file, and the stack
-    expect(up.summary.resourceChanges).toEqual({ create: 18 });
+    // settings, 3 aliases, 1 domain, 7 folders, 2 folder options, 3 metas (one of a file), 2 files,
+    // 3 points of interest, and the stack
+    expect(up.summary.resourceChanges).toEqual({ create: 23 });
 
     const refreshed = await stack.preview({ refresh: true, expectNoChanges: true });
-    expect(refreshed.changeSummary).toEqual({ same: 18 });
+    expect(refreshed.changeSummary).toEqual({ same: 23 });
     expect(emulator.control.state()).toEqual(before);
 
     const drift = await run(DRIFT_BIN, ["--cwd", outDir, "--stack", stack.name], {
@@ -214,7 +259,7 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
       ...backend.envVars,
     });
     expect(drift.code, drift.stderr).toBe(0);
-    expect(drift.stdout).toBe("No drift: 17 resources match the account.\n");
+    expect(drift.stdout).toBe("No drift: 22 resources match the account.\n");
 
     const state = JSON.parse(
       await readFile(
@@ -225,6 +270,74 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
     for (const secret of [ORIGIN_PASSWORD, DEMO_CLIENT.clientSecret])
       expect(plaintextLocations(state, secret), secret).toEqual([]);
     expect(JSON.stringify(state)).toContain("fetchingSecrets");
+  });
+
+  it("writes an import file the native face takes in whole: the program it generates previews with no changes", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mediahost-generated-import-"));
+    try {
+      const importFile = join(dir, "import.json");
+      const written = await run(
+        GENERATE_BIN,
+        ["--import-file", importFile, "--depth", "3", "--files", "--max-file-size", "1024"],
+        credentialsEnv(emulator),
+      );
+      expect(written.code, written.stderr).toBe(0);
+      const document = JSON.parse(await readFile(importFile, "utf8")) as { resources: { id: string }[] };
+      // the image is binary, so left out; its meta and points are not, nor the larger file's point
+      expect(written.stderr).toContain("/products/shoes/hero.jpg left out: not UTF-8 text");
+      expect(document.resources.map((r) => r.id)).toEqual(
+        expect.arrayContaining([
+          "/products/shoes/hero.jpg",
+          "/products/shoes/hero.jpg#face",
+          "/products/shoes/hero.jpg#logo",
+          "/press/kit.txt#all",
+        ]),
+      );
+      // settings, 3 aliases, 1 domain, 7 folders, 2 options, 3 metas, 1 text file, 3 points
+      expect(document.resources).toHaveLength(21);
+
+      // a fresh native project, as docs/import.md has it
+      await linkCheckout(dir);
+      await writeFile(join(dir, "package.json"), JSON.stringify({ name: "imported", main: "index.ts" }));
+      await writeFile(
+        join(dir, "Pulumi.yaml"),
+        `name: imported\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nplugins:\n  providers:\n    - name: mediahost\n      path: ${join(repoRoot, "plugin")}\n`,
+      );
+      await writeFile(join(dir, "index.ts"), "");
+      const env = { ...toolchain.env, ...backend.envVars, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
+      const stack = await LocalWorkspace.createOrSelectStack(
+        { stackName: `imp-${randomBytes(4).toString("hex")}`, workDir: dir },
+        { pulumiCommand: await pulumiCommand(toolchain), envVars: env },
+      );
+      await stack.setAllConfig({
+        "mediahost:baseUrl": { value: emulator.url },
+        "mediahost:clientId": { value: DEMO_CLIENT.clientId },
+        "mediahost:clientSecret": { value: DEMO_CLIENT.clientSecret, secret: true },
+      });
+      const imported = await pulumiCli(
+        ["import", "--file", importFile, "--yes", "--protect=false", "--out", join(dir, "index.ts")],
+        dir,
+        { ...env, PULUMI_STACK: stack.name },
+      );
+      expect(imported.code, imported.out).toBe(0);
+      const code = await readFile(join(dir, "index.ts"), "utf8");
+      expect(code).toMatch(
+        /new mediahost\.PointOfInterest\("products-shoes-hero-jpg-face", \{[\s\S]*x: 0\.1/,
+      );
+      expect(code).toMatch(
+        /new mediahost\.FolderMeta\("products-shoes-hero-jpg-meta", \{[\s\S]*id: "sku-42"/,
+      );
+      const preview = await stack.preview({ expectNoChanges: true });
+      expect(preview.changeSummary).toEqual({ same: 22 });
+      // the imported program lets go of what it took in
+      await pulumiCli(["state", "delete", "--all", "--yes", "--force"], dir, {
+        ...env,
+        PULUMI_STACK: stack.name,
+      });
+      await stack.workspace.removeStack(stack.name, { force: true });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

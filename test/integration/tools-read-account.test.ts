@@ -80,4 +80,46 @@ describe("readAccount", () => {
     expect(snapshot.folders.length).toBeGreaterThan(10);
     expect(peak).toBe(3);
   });
+
+  it("with files, reads each listed file's meta and points, those of a file too large to declare too", async () => {
+    const put = (filename: string, size: number) =>
+      client.ops.upload({ query: { filename }, body: { bytes: new Uint8Array(size) } });
+    await client.ops.mkdir({ query: { dirname: "/media" } });
+    await put("/media/hero.jpg", 10);
+    await put("/media/huge.jpg", 5000);
+    await put("/media/plain.jpg", 10);
+    await client.ops.setMeta({
+      query: { filename: "/media/hero.jpg" },
+      body: { title: "Hero", product: { id: "sku-1", name: "" } },
+    });
+    for (const [name, x] of [
+      ["logo", 0.5],
+      ["face", 0.1],
+    ] as const)
+      await client.ops.setPoi({
+        query: { filename: "/media/hero.jpg" },
+        body: { name, x, y: 0.2, width: 0.3, height: 0.4 },
+      });
+    await client.ops.setPoi({
+      query: { filename: "/media/huge.jpg" },
+      body: { name: "all", x: 0, y: 0, width: 1, height: 1 },
+    });
+    const snap = await readAccount(client, { depth: 1, concurrency: 4, files: { maxSize: 1000 } });
+    expect(snap.files.map((f) => f.path)).toEqual(["/media/hero.jpg", "/media/plain.jpg"]);
+    expect(snap.largeFiles).toEqual([{ path: "/media/huge.jpg", size: 5000 }]);
+    // by path, points by name; a file with neither is not listed
+    expect(snap.fileDetails).toEqual([
+      {
+        path: "/media/hero.jpg",
+        meta: { title: "Hero", product: { id: "sku-1" } },
+        points: [
+          { name: "face", x: 0.1, y: 0.2, width: 0.3, height: 0.4 },
+          { name: "logo", x: 0.5, y: 0.2, width: 0.3, height: 0.4 },
+        ],
+      },
+      { path: "/media/huge.jpg", points: [{ name: "all", x: 0, y: 0, width: 1, height: 1 }] },
+    ]);
+    // without files, none of it is read
+    expect((await readAccount(client, { depth: 1, concurrency: 4 })).fileDetails).toEqual([]);
+  });
 });

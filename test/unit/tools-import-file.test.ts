@@ -30,6 +30,14 @@ const snapshot: AccountSnapshot = {
     { path: "/products/photo.png", bytes: Buffer.from([0xff, 0xd8, 0xff, 0x00, 0xc3]) },
   ],
   largeFiles: [{ path: "/big.mp4", size: 5_000_000 }],
+  fileDetails: [
+    { path: "/big.mp4", meta: { product: { id: "sku-2" } }, points: [] },
+    {
+      path: "/products/photo.png",
+      meta: { title: "Photo" },
+      points: [{ name: "face", x: 0.1, y: 0.1, width: 0.2, height: 0.2 }],
+    },
+  ],
 };
 
 describe("importDocumentOf", () => {
@@ -49,6 +57,14 @@ describe("importDocumentOf", () => {
       { type: "mediahost:index:Folder", name: "products-boots", id: "/products/boots" },
       { type: "mediahost:index:FolderMeta", name: "products-boots-meta", id: "/products/boots" },
       { type: "mediahost:index:File", name: "products-readme-txt", id: "/products/readme.txt" },
+      // a binary file is left out, its meta and points are not; then those of the large file
+      { type: "mediahost:index:FolderMeta", name: "products-photo-png-meta", id: "/products/photo.png" },
+      {
+        type: "mediahost:index:PointOfInterest",
+        name: "products-photo-png-face",
+        id: "/products/photo.png#face",
+      },
+      { type: "mediahost:index:FolderMeta", name: "big-mp4-meta", id: "/big.mp4" },
     ]);
   });
 

@@ -14,6 +14,7 @@ function snapshot(partial: Partial<AccountSnapshot>): AccountSnapshot {
     truncatedAt: [],
     files: [],
     largeFiles: [],
+    fileDetails: [],
     ...partial,
   };
 }
@@ -163,5 +164,49 @@ describe("files (--files)", () => {
     expect(Object.keys(out.assets).sort()).toEqual(["files/products/size chart.txt", "files/robots.txt"]);
     expect(out.assets["files/robots.txt"]).toBe(bytes);
     expect(out.counts.File).toBe(2);
+  });
+
+  it("declares a file's meta and points after it, by its path output, and those of a larger file by path", () => {
+    const bytes = new TextEncoder().encode("jpeg");
+    const out = generateProgram(
+      snapshot({
+        folders: [{ path: "/" }, { path: "/products" }],
+        files: [
+          { path: "/products/hero.jpg", bytes },
+          { path: "/products/plain.jpg", bytes },
+        ],
+        largeFiles: [{ path: "/products/big.jpg", size: 9_000_000 }],
+        fileDetails: [
+          { path: "/products/big.jpg", points: [{ name: "Logo", x: 0, y: 0, width: 1, height: 0.5 }] },
+          {
+            path: "/products/hero.jpg",
+            meta: { title: "Hero", product: { id: "sku-1" }, approval: { approved: true } },
+            points: [
+              { name: "face", x: 0.1, y: 0.2, width: 0.3, height: 0.4 },
+              { name: "logo", x: 0.5, y: 0.5, width: 0.25, height: 0.25 },
+            ],
+          },
+        ],
+      }),
+      { ...options, maxFileSize: 1024 },
+    );
+    const code = out.files["index.ts"] as string;
+    expect(code).toContain('const productsHeroJpg = new mediahost.File("products-hero-jpg", {');
+    // a file with nothing on it gets no variable
+    expect(code).toContain('new mediahost.File("products-plain-jpg", {');
+    expect(code).not.toContain("const productsPlainJpg");
+    expect(code).toMatch(
+      /new mediahost\.FolderMeta\("products-hero-jpg-meta", \{\s+path: productsHeroJpg\.path,\s+title: "Hero",\s+product: \{ id: "sku-1" \},\s+approval: \{ approved: true \},\s+adopt: true,\s+\}\);/,
+    );
+    expect(code).toMatch(
+      /new mediahost\.PointOfInterest\("products-hero-jpg-face", \{\s+path: productsHeroJpg\.path,\s+name: "face",\s+x: 0\.1,\s+y: 0\.2,\s+width: 0\.3,\s+height: 0\.4,\s+adopt: true,\s+\}\);/,
+    );
+    expect(code).toContain('new mediahost.PointOfInterest("products-hero-jpg-logo", {');
+    // the larger file is not declared, its point is, by its path
+    expect(code).toMatch(
+      /new mediahost\.PointOfInterest\("products-big-jpg-logo", \{\s+path: "\/products\/big\.jpg",\s+name: "Logo",/,
+    );
+    expect(code.indexOf("products-hero-jpg-face")).toBeGreaterThan(code.indexOf('"products-hero-jpg", {'));
+    expect(out.counts).toMatchObject({ File: 2, FolderMeta: 1, PointOfInterest: 3 });
   });
 });

@@ -46,13 +46,25 @@ export function importDocumentOf(snapshot: AccountSnapshot): { document: ImportD
     if (meta.title || meta.description || meta.tags?.length || meta.product || meta.approval)
       add("FolderMeta", `${base}-meta`, f.path);
   }
+  // a file's meta and points after it, then those of files not declared, as the program has them
+  const fileDetails = new Map(snapshot.fileDetails.map((d) => [d.path, d]));
+  const detailsOf = (path: string) => {
+    const details = fileDetails.get(path);
+    if (!details) return;
+    fileDetails.delete(path);
+    if (details.meta) add("FolderMeta", `${slug(path)}-meta`, path);
+    for (const point of details.points)
+      add("PointOfInterest", `${slug(path)}-${slug(point.name)}`, `${path}#${point.name}`);
+  };
   for (const file of snapshot.files) {
     if (importable(file.bytes)) add("File", slug(file.path), file.path);
     else
       notes.push(
         `${file.path} left out: not UTF-8 text of at most 1 MiB (declare it with source and adopt: true)`,
       );
+    detailsOf(file.path);
   }
+  for (const path of [...fileDetails.keys()]) detailsOf(path);
   for (const large of snapshot.largeFiles)
     notes.push(`${large.path} left out: ${large.size} bytes, more than --max-file-size`);
   return { document: { resources }, notes };

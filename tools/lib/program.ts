@@ -1,6 +1,7 @@
 // Turns an account snapshot into a Pulumi program (index.ts, Pulumi.yaml, package.json,
-// tsconfig.json, and the files it declares under files/) that declares it. Pure: no I/O, so it
-// is unit-tested directly.
+// tsconfig.json, and the files it declares under files/) that declares it: the files' meta and
+// points of interest too (FolderMeta and PointOfInterest name a path, so a file too large to
+// declare keeps them). Pure: no I/O, so it is unit-tested directly.
 
 import { parentOf } from "mediahost-contract";
 import { type KindName, kinds } from "../../provider/resources";
@@ -202,11 +203,34 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
     count("Folder");
     if (v) detailsOf(f, `${v}.path`, base);
   }
-  // files, from their copies beside the program; each after its folder
+  // files, from their copies beside the program; each after its folder, its meta and points after it
   const assets: Record<string, Uint8Array> = {};
+  const fileDetails = new Map(snapshot.fileDetails.map((d) => [d.path, d]));
+  const fileDetailsOf = (path: string, pathExpr: string) => {
+    const details = fileDetails.get(path);
+    if (!details) return;
+    fileDetails.delete(path);
+    const base = slug(path);
+    if (details.meta) {
+      const name = names.FolderMeta.take(`${base}-meta`);
+      line(
+        `new mediahost.FolderMeta(${JSON.stringify(name)}, ${literal({ path: code(pathExpr), ...details.meta, adopt: true, ...account })});`,
+      );
+      count("FolderMeta");
+    }
+    for (const { name: point, ...rect } of details.points) {
+      const name = names.PointOfInterest.take(`${base}-${slug(point)}`);
+      line(
+        `new mediahost.PointOfInterest(${JSON.stringify(name)}, ${literal({ path: code(pathExpr), name: point, ...rect, adopt: true, ...account })});`,
+      );
+      count("PointOfInterest");
+    }
+  };
   if (snapshot.files.length > 0) {
     line();
-    line(`// Files up to ${options.maxFileSize ?? 0} bytes, uploaded from their copies under files/.`);
+    line(
+      `// Files up to ${options.maxFileSize ?? 0} bytes, uploaded from their copies under files/, with their meta and points of interest.`,
+    );
   }
   for (const f of snapshot.files) {
     const local = `files${f.path}`;
@@ -219,8 +243,16 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
       adopt: true,
       ...account,
     };
-    line(`new mediahost.File(${JSON.stringify(names.File.take(slug(f.path)))}, ${literal(args)}${opts});`);
+    const name = names.File.take(slug(f.path));
+    const v = fileDetails.has(f.path) ? vars.take(identifier(name, "f")) : undefined;
+    line(`${v ? `const ${v} = ` : ""}new mediahost.File(${JSON.stringify(name)}, ${literal(args)}${opts});`);
     count("File");
+    if (v) fileDetailsOf(f.path, `${v}.path`);
+  }
+  if (fileDetails.size > 0) {
+    line();
+    line("// The meta and points of interest of files not declared here (larger than the files above).");
+    for (const path of [...fileDetails.keys()]) fileDetailsOf(path, JSON.stringify(path));
   }
   if (snapshot.largeFiles.length > 0) {
     line();

@@ -1,6 +1,8 @@
 // Reads what mediahost-generate declares from a live account: settings, aliases with their
 // custom domains, the folder tree down to a depth, each folder's own options and meta, and (with
-// `files`) the files of the declared folders up to a size, downloaded.
+// `files`) the files of the declared folders up to a size, downloaded, and every listed file's
+// meta and points of interest (those of files too large to declare too: meta and points name a
+// path, not a File resource).
 // Folder listings follow `continuation` (listFolder); listings and per-folder reads share one
 // bound on concurrent requests.
 
@@ -20,17 +22,36 @@ export interface FetchingSnapshot {
   s3?: { accessKeyId: string; bucket: string; endpoint?: string; prefix?: string; forcePathStyle?: boolean };
 }
 
+/** The meta a program declares: the fields set, without the approval time the service stamps. */
+export interface MetaSnapshot {
+  title?: string;
+  description?: string;
+  tags?: string[];
+  product?: Record<string, string>;
+  approval?: { approved: boolean; comment?: string };
+}
+
 export interface FolderSnapshot {
   /** Absolute path; "/" for the root (which only carries options and meta). */
   path: string;
   options?: z.infer<typeof schemas.FolderOptions>;
-  meta?: {
-    title?: string;
-    description?: string;
-    tags?: string[];
-    product?: Record<string, string>;
-    approval?: { approved: boolean; comment?: string };
-  };
+  meta?: MetaSnapshot;
+}
+
+export interface PointSnapshot {
+  name: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A listed file's meta and points of interest (with `files`), whether or not the file is declared. */
+export interface FileDetailsSnapshot {
+  path: string;
+  meta?: MetaSnapshot;
+  /** By name. */
+  points: PointSnapshot[];
 }
 
 export interface FileSnapshot {
@@ -51,12 +72,17 @@ export interface AccountSnapshot {
   files: FileSnapshot[];
   /** Files left out for their size (with `files`). */
   largeFiles: { path: string; size: number }[];
+  /** The meta and points of every listed file that has any (with `files`), in path order. */
+  fileDetails: FileDetailsSnapshot[];
 }
 
 export interface ReadProgress {
   folders: number;
   listings: number;
+  /** Folders whose options and meta were read. */
   details: number;
+  /** Files whose meta and points were read (with `files`). */
+  fileDetails: number;
 }
 
 export interface ReadOptions {
@@ -78,11 +104,27 @@ async function orUndefinedIfMissing<T>(call: Promise<T>): Promise<T | undefined>
   }
 }
 
+/** What a program declares of a path's meta; undefined when nothing is set. */
+function metaOf(meta: z.infer<typeof schemas.AllMeta> | undefined): MetaSnapshot | undefined {
+  const m: MetaSnapshot = {};
+  if (meta?.title) m.title = meta.title;
+  if (meta?.description) m.description = meta.description;
+  if (meta?.tags?.length) m.tags = [...meta.tags];
+  const product = Object.entries(meta?.product ?? {}).filter(([, v]) => typeof v === "string" && v !== "");
+  if (product.length) m.product = Object.fromEntries(product) as Record<string, string>;
+  // an approval the service stamped was set by someone: its time stays the service's
+  if (meta?.approval?.datetime) {
+    const { approved, comment } = meta.approval;
+    m.approval = comment ? { approved, comment } : { approved };
+  }
+  return Object.keys(m).length ? m : undefined;
+}
+
 export async function readAccount(client: MediahostClient, options: ReadOptions): Promise<AccountSnapshot> {
   // one bound on requests in flight, shared by listings and per-folder reads
   const slots = new Semaphore(options.concurrency);
   const run = <T>(task: () => Promise<T>) => slots.runExclusive(task);
-  const progress: ReadProgress = { folders: 0, listings: 0, details: 0 };
+  const progress: ReadProgress = { folders: 0, listings: 0, details: 0, fileDetails: 0 };
   const report = () => options.onProgress?.({ ...progress });
 
   const account = await run(() => client.ops.getAccount());
@@ -103,6 +145,7 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
     truncatedAt: [],
     files: [],
     largeFiles: [],
+    fileDetails: [],
   };
 
   const folders: FolderSnapshot[] = [];
@@ -115,20 +158,8 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
           run(() => orUndefinedIfMissing(client.ops.getMeta({ query: { filename: folder.path } }))),
           run(() => orUndefinedIfMissing(client.ops.getFolderOptions({ query: { filename: folder.path } }))),
         ]);
-        const m: NonNullable<FolderSnapshot["meta"]> = {};
-        if (meta?.title) m.title = meta.title;
-        if (meta?.description) m.description = meta.description;
-        if (meta?.tags?.length) m.tags = [...meta.tags];
-        const product = Object.entries(meta?.product ?? {}).filter(
-          ([, v]) => typeof v === "string" && v !== "",
-        );
-        if (product.length) m.product = Object.fromEntries(product) as Record<string, string>;
-        // an approval the service stamped was set by someone: its time stays the service's
-        if (meta?.approval?.datetime) {
-          const { approved, comment } = meta.approval;
-          m.approval = comment ? { approved, comment } : { approved };
-        }
-        if (Object.keys(m).length) folder.meta = m;
+        const m = metaOf(meta);
+        if (m) folder.meta = m;
         const o: NonNullable<FolderSnapshot["options"]> = {};
         for (const k of OPTION_KEYS) if (typeof opts?.[k] === "boolean") o[k] = opts[k] as boolean;
         if (Object.keys(o).length) folder.options = o;
@@ -140,7 +171,28 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
     );
   };
 
+  const readFileDetails = (path: string) => {
+    details.push(
+      (async () => {
+        const [meta, points] = await Promise.all([
+          run(() => orUndefinedIfMissing(client.ops.getMeta({ query: { filename: path } }))),
+          run(() => orUndefinedIfMissing(client.ops.getPoi({ query: { filename: path } }))),
+        ]);
+        const m = metaOf(meta);
+        const p = Object.entries(points ?? {})
+          .map(([name, r]) => ({ name, x: r.x, y: r.y, width: r.width, height: r.height }))
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        if (m || p.length) snapshot.fileDetails.push({ path, ...(m ? { meta: m } : {}), points: p });
+        progress.fileDetails++;
+        report();
+      })().catch((err: unknown) => {
+        failure ??= err;
+      }),
+    );
+  };
+
   const readFile = (path: string, size: number, maxSize: number) => {
+    readFileDetails(path);
     if (size > maxSize) {
       snapshot.largeFiles.push({ path, size });
       return;
@@ -195,5 +247,6 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
   snapshot.truncatedAt.sort();
   snapshot.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   snapshot.largeFiles.sort((a, b) => (a.path < b.path ? -1 : 1));
+  snapshot.fileDetails.sort((a, b) => (a.path < b.path ? -1 : 1));
   return snapshot;
 }
