@@ -1,7 +1,8 @@
 // The media kinds and functions with the real CLI, on both faces: a product image with its meta,
 // approval and two points of interest, and a signed download link exported as a secret stack
 // output. up; a refresh that sees a point changed out of band; (native) `pulumi import` of a point
-// by `path#name`; an up without one point, which deletes it and leaves the file's others; destroy.
+// by `path#name`; mediahost-drift naming the point and the product changed elsewhere; an up without one
+// point, which deletes it and leaves the file's others; destroy.
 // The protection key never appears in the state or the CLI's output.
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -72,6 +73,27 @@ describe.each(["dynamic", "native"])(
         query: { filename: "/products/shoe.jpg" },
         body: { name: "theirs", ...theirs },
       });
+      // and someone re-tags the product: mediahost-drift names both, per property, changing nothing
+      await p.api.ops.setMeta({
+        query: { filename: "/products/shoe.jpg" },
+        body: { product: { id: "sku-9", brand: "Acme" } },
+      });
+      const env = { ...toolchain.env, ...p.backend.envVars };
+      const cwd = join(repoRoot, "test/e2e/programs/media");
+      const checked = await run(
+        process.execPath,
+        [join(repoRoot, "dist/tools/drift.js"), "--cwd", cwd, "--stack", p.stack.name],
+        repoRoot,
+        env,
+      );
+      expect(checked.code, checked.out).toBe(2);
+      expect(checked.out).toMatch(/PointOfInterest face\s+x\s+0\.1\s+0\b/);
+      expect(checked.out).toMatch(/FolderMeta shoe-meta\s+product\.id\s+sku-1\s+sku-9/);
+      expect(checked.out).not.toContain(KEY);
+      await p.api.ops.setMeta({
+        query: { filename: "/products/shoe.jpg" },
+        body: { product: { id: "sku-1", brand: "Acme" } },
+      });
       const drift = await p.stack.refresh();
       expect(drift.summary.resourceChanges).toMatchObject({ update: 1 });
       expect(drift.stdout).toMatch(/face/);
@@ -79,8 +101,6 @@ describe.each(["dynamic", "native"])(
       let imported = false;
       if (face === "native") {
         // a point nobody manages, imported by path#name: the next up (which lacks it) deletes it
-        const env = { ...toolchain.env, ...p.backend.envVars };
-        const cwd = join(repoRoot, "test/e2e/programs/media");
         const args = ["import", "mediahost:index:PointOfInterest", "theirs", "/products/shoe.jpg#theirs"];
         const common = [
           "--yes",
