@@ -12,7 +12,8 @@
 // With --files N (default 100), a second program of one Folder and N Files of 100 KB (each from a
 // local file) is run at 0 ms: up, preview --refresh, destroy, with calls beside their floor.
 // With --media N (default 100), a third of one Folder and N Files of 1 KB, each with a FolderMeta
-// (product, approval) and two PointOfInterest, at 0 ms: up, preview --refresh, refresh, destroy.
+// (product, approval) and two PointOfInterest, on each of --faces at 0 ms: up, preview --refresh,
+// refresh, destroy.
 // With --repeat R, the whole plan runs R times and times are the medians of the rounds (each
 // ratio taken within its round). With --cpu-prof DIR, every step of our faces runs under
 // `node --cpu-prof` and the provider process's hottest functions are printed (docs/benchmark.md).
@@ -29,6 +30,7 @@ import { ALIASES, MEDIA_FILE_BYTES } from "./bench/program";
 import {
   type Calls,
   cpuText,
+  type Face,
   FILE_STEPS,
   type FilesReport,
   type FloorSteps,
@@ -123,8 +125,8 @@ interface Options {
   skipCheckpointsFrom: number;
   /** Rounds of the whole plan; times are medians over them. */
   repeat: number;
-  /** Our faces to run beside the baseline. */
-  faces: Mode[];
+  /** Our faces to run beside the baseline, and the media program on. */
+  faces: Face[];
   /** Where to write CPU profiles of our faces' steps (none: no profiling). */
   cpuProf?: string;
 }
@@ -177,7 +179,7 @@ function options(argv: string[]): Options {
     parallel: values.parallel === undefined ? undefined : one("parallel", values.parallel),
     skipCheckpointsFrom: skip === "never" ? Number.POSITIVE_INFINITY : one("skip-checkpoints-from", skip),
     repeat,
-    faces: faces as Mode[],
+    faces: faces as Face[],
     cpuProf: values["cpu-prof"],
   };
 }
@@ -215,10 +217,11 @@ async function main(): Promise<void> {
   );
   const runs: RunReport[] = [];
   let files: FilesReport | undefined;
-  let media: MediaReport | undefined;
+  const media: MediaReport[] = [];
   try {
     if (opts.files > 0) files = await filesScenario(toolchain, ws, opts.files);
-    if (opts.media > 0) media = await mediaScenario(toolchain, ws, opts.media);
+    if (opts.media > 0)
+      for (const face of opts.faces) media.push(await mediaScenario(toolchain, ws, opts.media, face));
     for (let round = 1; round <= opts.repeat; round++) {
       for (const n of opts.sizes) {
         for (const latencyMs of opts.latencies(n)) {
@@ -272,7 +275,7 @@ async function main(): Promise<void> {
       ? `${JSON.stringify(report, null, 2)}\n`
       : render(report, runs, opts.sizes, opts.latencies) +
           (files ? renderFiles(files) : "") +
-          (media ? renderMedia(media) : ""),
+          media.map(renderMedia).join(""),
   );
 }
 
@@ -401,8 +404,9 @@ async function floorScenario<S extends Step>(
   n: number,
   plan: S[],
   floor: (step: S, n: number) => Calls,
+  face: Face = "ours",
 ): Promise<{ steps: FloorSteps<S>; state: StateReport }> {
-  const stack = `${mode}-n${n}`;
+  const stack = `${mode}-${face}-n${n}`;
   const emulator = await startEmulator({ log: () => {} });
   try {
     for (const counter of Object.keys(counterLimits))
@@ -417,6 +421,8 @@ async function floorScenario<S extends Step>(
       `bench:n=${n}`,
       "--plaintext",
       `bench:mode=${mode}`,
+      "--plaintext",
+      `bench:face=${face}`,
       "--plaintext",
       `mediahost:baseUrl=${emulator.url}`,
       "--plaintext",
@@ -469,9 +475,11 @@ async function mediaScenario(
   toolchain: Awaited<ReturnType<typeof provisionToolchain>>,
   ws: Awaited<ReturnType<typeof createWorkspace>>,
   n: number,
+  face: Face,
 ): Promise<MediaReport> {
-  const { steps, state } = await floorScenario(toolchain, ws, "media", n, MEDIA_STEPS, mediaFloor);
+  const { steps, state } = await floorScenario(toolchain, ws, "media", n, MEDIA_STEPS, mediaFloor, face);
   return {
+    face,
     n,
     fileBytes: MEDIA_FILE_BYTES,
     resources: 4 * n + 1,

@@ -4,7 +4,8 @@
 //   native    the same resources on the native face (pulumi-mediahost/native, served by the plugin)
 //   files     one Folder and N Files of 100 KB, each from a local file (FileAsset)
 //   media     one Folder and N Files of 1 KB (local files), each with a FolderMeta (title, tags, product,
-//             approval) and two PointOfInterest resources ("face" and "logo") on the File's path
+//             approval) and two PointOfInterest resources ("face" and "logo") on the File's path;
+//             `bench:face` native puts it on the native face
 //   baseline  the same resources and dependencies as trivial dynamic resources whose operations
 //             only wait: BENCH_LATENCY_MS times the API calls the minimum model allows for that
 //             operation (see MIN_CALLS), so ours/baseline is the provider's overhead.
@@ -74,7 +75,7 @@ if (mode === "ours" || mode === "native") {
   }
 } else if (mode === "media") {
   const fs = require("fs");
-  const mh = require("pulumi-mediahost");
+  const mh = require(config.get("face") === "native" ? "pulumi-mediahost/native" : "pulumi-mediahost");
   fs.mkdirSync("bench-media", { recursive: true });
   const folder = new mh.Folder("media", { path: "/bench-media" });
   for (let i = 0; i < n; i++) {

@@ -16,6 +16,8 @@ export const STEP_LABEL: Record<Step, string> = {
 /** ours: the dynamic face; native: the plugin; baseline: trivial dynamic resources that only wait. */
 export type Mode = "ours" | "native" | "baseline";
 export const MODES: Mode[] = ["ours", "native", "baseline"];
+/** The provider's two faces. */
+export type Face = Exclude<Mode, "baseline">;
 
 export type Calls = Record<string, number>;
 export const total = (calls: Calls) => Object.values(calls).reduce((a, b) => a + b, 0);
@@ -162,6 +164,7 @@ export type MediaStep = "up" | "previewRefresh" | "refresh" | "destroy";
 export const MEDIA_STEPS: MediaStep[] = ["up", "previewRefresh", "refresh", "destroy"];
 
 export interface MediaReport {
+  face: Face;
   n: number;
   fileBytes: number;
   /** One Folder, and per file the File, its FolderMeta and two PointOfInterest resources. */
@@ -640,7 +643,7 @@ const byOperation = (calls: Calls) =>
 export function renderMedia(media: MediaReport): string {
   const out = [
     "",
-    `Media: one Folder and ${media.n} Files of ${media.fileBytes / 1024} KB, each with a FolderMeta (title, tags, ` +
+    `Media (${media.face === "ours" ? "ours, the dynamic face" : "the native face"}): one Folder and ${media.n} Files of ${media.fileBytes / 1024} KB, each with a FolderMeta (title, tags, ` +
       `product, approval) and two PointOfInterest (${media.resources} resources, 0 ms latency)`,
   ];
   out.push(floorTable(MEDIA_STEPS, media.steps));

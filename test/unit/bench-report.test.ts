@@ -100,6 +100,7 @@ describe("the bench's floors", () => {
 describe("the media table", () => {
   const n = 100;
   const report: MediaReport = {
+    face: "ours",
     n,
     fileBytes: 1024,
     resources: 4 * n + 1,
@@ -144,7 +145,9 @@ describe("the media table", () => {
   });
 
   it("lists every step's calls by operation, and the state per kind", () => {
+    expect(text).toContain("Media (ours, the dynamic face): one Folder and 100 Files of 1 KB");
     expect(text).toContain("401 resources");
+    expect(renderMedia({ ...report, face: "native" })).toContain("Media (the native face): one Folder");
     expect(text).toContain("  refresh: getAccount 1, getMeta 100, getPoi 100, readdir 1, stat 1, token 1\n");
     expect(text).toContain("state per resource: File 2111, FolderMeta 2143, PointOfInterest 2017 B");
   });
