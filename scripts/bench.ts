@@ -7,10 +7,13 @@
 //
 //   npm run bench [-- --json] [--out report.json] [--sizes 10,100,500] [--latencies 0,50]
 //                 [--parallel P] [--skip-checkpoints-from N|never] [--files N|0] [--repeat R]
-//                 [--faces ours,native] [--cpu-prof DIR]
+//                 [--media N|0] [--faces ours,native] [--cpu-prof DIR]
 //
 // With --files N (default 100), a second program of one Folder and N Files of 100 KB (each from a
 // local file) is run at 0 ms: up, preview --refresh, destroy, with calls beside their floor.
+// With --media N (default 100), a third of one Folder and N Files of 1 KB, each with a FolderMeta
+// (product, approval) and two PointOfInterest, on each of --faces at 0 ms: up, preview --refresh,
+// refresh, destroy.
 // With --repeat R, the whole plan runs R times and times are the medians of the rounds (each
 // ratio taken within its round). With --cpu-prof DIR, every step of our faces runs under
 // `node --cpu-prof` and the provider process's hottest functions are printed (docs/benchmark.md).
@@ -23,23 +26,30 @@ import { parseArgs } from "node:util";
 import { counterLimits } from "mediahost-contract";
 import { type RunningEmulator, startEmulator } from "mediahost-emulator";
 import { providerProfile, renderProfile } from "./bench/profile";
-import { ALIASES } from "./bench/program";
+import { ALIASES, MEDIA_FILE_BYTES } from "./bench/program";
 import {
   type Calls,
   cpuText,
+  type Face,
   FILE_STEPS,
   type FilesReport,
+  type FloorSteps,
   filesFloor,
   filesTargets,
+  MEDIA_STEPS,
+  type MediaReport,
   MODES,
   type Mode,
   measureState,
+  mediaFloor,
   minimum,
   type RunReport,
   render,
   renderFiles,
+  renderMedia,
   STEP_LABEL,
   STEPS,
+  type StateReport,
   type Step,
   type StepResult,
   type Target,
@@ -100,6 +110,8 @@ interface Options {
   json: boolean;
   /** Files of 100 KB in the files scenario (0: none). */
   files: number;
+  /** Files with meta and two points each in the media scenario (0: none). */
+  media: number;
   /** Also write the JSON report to this file. */
   out?: string;
   sizes: number[];
@@ -113,8 +125,8 @@ interface Options {
   skipCheckpointsFrom: number;
   /** Rounds of the whole plan; times are medians over them. */
   repeat: number;
-  /** Our faces to run beside the baseline. */
-  faces: Mode[];
+  /** Our faces to run beside the baseline, and the media program on. */
+  faces: Face[];
   /** Where to write CPU profiles of our faces' steps (none: no profiling). */
   cpuProf?: string;
 }
@@ -138,6 +150,7 @@ function options(argv: string[]): Options {
       json: { type: "boolean", default: false },
       out: { type: "string" },
       files: { type: "string", default: "100" },
+      media: { type: "string", default: "100" },
       sizes: { type: "string", default: "10,100,500" },
       latencies: { type: "string" },
       parallel: { type: "string" },
@@ -160,12 +173,13 @@ function options(argv: string[]): Options {
     json: values.json,
     out: values.out,
     files: one("files", values.files),
+    media: one("media", values.media),
     sizes: numbers("sizes", values.sizes),
     latencies: latencies ? () => latencies : DEFAULT_LATENCIES,
     parallel: values.parallel === undefined ? undefined : one("parallel", values.parallel),
     skipCheckpointsFrom: skip === "never" ? Number.POSITIVE_INFINITY : one("skip-checkpoints-from", skip),
     repeat,
-    faces: faces as Mode[],
+    faces: faces as Face[],
     cpuProf: values["cpu-prof"],
   };
 }
@@ -203,8 +217,11 @@ async function main(): Promise<void> {
   );
   const runs: RunReport[] = [];
   let files: FilesReport | undefined;
+  const media: MediaReport[] = [];
   try {
     if (opts.files > 0) files = await filesScenario(toolchain, ws, opts.files);
+    if (opts.media > 0)
+      for (const face of opts.faces) media.push(await mediaScenario(toolchain, ws, opts.media, face));
     for (let round = 1; round <= opts.repeat; round++) {
       for (const n of opts.sizes) {
         for (const latencyMs of opts.latencies(n)) {
@@ -236,6 +253,7 @@ async function main(): Promise<void> {
     totalSeconds: Math.round(seconds),
     loadTime: load,
     files,
+    media,
     runs,
     minimum: Object.fromEntries(
       opts.sizes.map((n) => [n, Object.fromEntries(STEPS.map((s) => [s, minimum(s, n)]))]),
@@ -255,7 +273,9 @@ async function main(): Promise<void> {
   process.stdout.write(
     opts.json
       ? `${JSON.stringify(report, null, 2)}\n`
-      : render(report, runs, opts.sizes, opts.latencies) + (files ? renderFiles(files) : ""),
+      : render(report, runs, opts.sizes, opts.latencies) +
+          (files ? renderFiles(files) : "") +
+          media.map(renderMedia).join(""),
   );
 }
 
@@ -373,12 +393,20 @@ async function openScenario(
   };
 }
 
-async function filesScenario(
+/**
+ * A program of `mode` with N at 0 ms on a fresh emulator and stack: each step's calls by operation
+ * beside `floor`, and the state after `up`.
+ */
+async function floorScenario<S extends Step>(
   toolchain: Awaited<ReturnType<typeof provisionToolchain>>,
   ws: Awaited<ReturnType<typeof createWorkspace>>,
+  mode: "files" | "media",
   n: number,
-): Promise<FilesReport> {
-  const stack = `files-n${n}`;
+  plan: S[],
+  floor: (step: S, n: number) => Calls,
+  face: Face = "ours",
+): Promise<{ steps: FloorSteps<S>; state: StateReport }> {
+  const stack = `${mode}-${face}-n${n}`;
   const emulator = await startEmulator({ log: () => {} });
   try {
     for (const counter of Object.keys(counterLimits))
@@ -392,7 +420,9 @@ async function filesScenario(
       "--plaintext",
       `bench:n=${n}`,
       "--plaintext",
-      "bench:mode=files",
+      `bench:mode=${mode}`,
+      "--plaintext",
+      `bench:face=${face}`,
       "--plaintext",
       `mediahost:baseUrl=${emulator.url}`,
       "--plaintext",
@@ -400,25 +430,62 @@ async function filesScenario(
       "--secret",
       "mediahost:clientSecret=demo-secret",
     ]);
-    const steps = {} as FilesReport["steps"];
+    const steps = {} as FloorSteps<S>;
     let since = emulator.control.requests(0).next;
-    let stateBytesPerFile = 0;
-    for (const step of FILE_STEPS) {
+    let state: StateReport | undefined;
+    for (const step of plan) {
       progress(`${stack}: ${STEP_LABEL[step]}`);
-      const result = await runPulumi(toolchain, ws, stepArgs(step, stack));
+      let result: RunResult;
+      try {
+        result = await runPulumi(toolchain, ws, stepArgs(step, stack));
+      } catch (err) {
+        throw new Error(`${stack} ${STEP_LABEL[step]}: ${(err as Error).message}`);
+      }
       const counted = countCalls(emulator, since);
       since = counted.next;
-      steps[step] = { ms: Math.round(result.ms), calls: counted.calls, floor: filesFloor(step, n) };
+      steps[step] = {
+        ms: Math.round(result.ms),
+        cpu: result.cpu,
+        calls: counted.calls,
+        floor: floor(step, n),
+      };
       progress(
-        `  ${(result.ms / 1000).toFixed(1)} s, ${total(counted.calls)} calls ${JSON.stringify(counted.calls)}`,
+        `  ${(result.ms / 1000).toFixed(1)} s, CPU engine/program/provider ${cpuText(result.cpu)} s, ` +
+          `${total(counted.calls)} calls ${JSON.stringify(counted.calls)}`,
       );
-      if (step === "up") stateBytesPerFile = measureState(stateFile(ws, stack)).bytesPerResource.File ?? 0;
+      if (step === "up") state = measureState(stateFile(ws, stack));
     }
     await runPulumi(toolchain, ws, ["stack", "rm", "--yes", "--force", "--stack", stack]);
-    return { n, fileBytes: 100 * 1024, steps, stateBytesPerFile };
+    return { steps, state: state as StateReport };
   } finally {
     await emulator.stop();
   }
+}
+
+async function filesScenario(
+  toolchain: Awaited<ReturnType<typeof provisionToolchain>>,
+  ws: Awaited<ReturnType<typeof createWorkspace>>,
+  n: number,
+): Promise<FilesReport> {
+  const { steps, state } = await floorScenario(toolchain, ws, "files", n, FILE_STEPS, filesFloor);
+  return { n, fileBytes: 100 * 1024, steps, stateBytesPerFile: state.bytesPerResource.File ?? 0 };
+}
+
+async function mediaScenario(
+  toolchain: Awaited<ReturnType<typeof provisionToolchain>>,
+  ws: Awaited<ReturnType<typeof createWorkspace>>,
+  n: number,
+  face: Face,
+): Promise<MediaReport> {
+  const { steps, state } = await floorScenario(toolchain, ws, "media", n, MEDIA_STEPS, mediaFloor, face);
+  return {
+    face,
+    n,
+    fileBytes: MEDIA_FILE_BYTES,
+    resources: 4 * n + 1,
+    steps,
+    stateBytesPerResource: state.bytesPerResource,
+  };
 }
 
 main().catch((err) => {

@@ -3,11 +3,16 @@
 //   ours      N Folders, each with FolderOptions and FolderMeta, one AccountSettings, 20 Aliases
 //   native    the same resources on the native face (pulumi-mediahost/native, served by the plugin)
 //   files     one Folder and N Files of 100 KB, each from a local file (FileAsset)
+//   media     one Folder and N Files of 1 KB (local files), each with a FolderMeta (title, tags, product,
+//             approval) and two PointOfInterest resources ("face" and "logo") on the File's path;
+//             `bench:face` native puts it on the native face
 //   baseline  the same resources and dependencies as trivial dynamic resources whose operations
 //             only wait: BENCH_LATENCY_MS times the API calls the minimum model allows for that
 //             operation (see MIN_CALLS), so ours/baseline is the provider's overhead.
 
 export const ALIASES = 20;
+/** Size of each local file of the media program (its calls are what it measures, not its bytes). */
+export const MEDIA_FILE_BYTES = 1024;
 
 /**
  * Sequential API calls the minimum model needs per resource operation (the floor a perfect
@@ -67,6 +72,25 @@ if (mode === "ours" || mode === "native") {
     const local = "bench-files/f" + i + ".bin";
     if (!fs.existsSync(local)) fs.writeFileSync(local, Buffer.alloc(${100 * 1024}, i % 251));
     new mh.File("file-" + i, { path: "/bench-files/f" + i + ".bin", source: new pulumi.asset.FileAsset(local) }, { dependsOn: [folder] });
+  }
+} else if (mode === "media") {
+  const fs = require("fs");
+  const mh = require(config.get("face") === "native" ? "pulumi-mediahost/native" : "pulumi-mediahost");
+  fs.mkdirSync("bench-media", { recursive: true });
+  const folder = new mh.Folder("media", { path: "/bench-media" });
+  for (let i = 0; i < n; i++) {
+    const local = "bench-media/m" + i + ".jpg";
+    if (!fs.existsSync(local)) fs.writeFileSync(local, Buffer.alloc(${MEDIA_FILE_BYTES}, i % 251));
+    const file = new mh.File("media-" + i, { path: "/bench-media/m" + i + ".jpg", source: new pulumi.asset.FileAsset(local) }, { dependsOn: [folder] });
+    new mh.FolderMeta("media-" + i + "-meta", {
+      path: file.path,
+      title: "Product shot " + i,
+      tags: ["bench", "product"],
+      product: { id: "sku-" + i },
+      approval: { approved: true },
+    });
+    new mh.PointOfInterest("media-" + i + "-face", { path: file.path, name: "face", x: 0.1, y: 0.1, width: 0.3, height: 0.4 });
+    new mh.PointOfInterest("media-" + i + "-logo", { path: file.path, name: "logo", x: 0.6, y: 0.75, width: 0.35, height: 0.2 });
   }
 } else {
   // installed modules, so each provider is serialized as a require() like ours (see setup.ts)

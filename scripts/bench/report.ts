@@ -16,6 +16,8 @@ export const STEP_LABEL: Record<Step, string> = {
 /** ours: the dynamic face; native: the plugin; baseline: trivial dynamic resources that only wait. */
 export type Mode = "ours" | "native" | "baseline";
 export const MODES: Mode[] = ["ours", "native", "baseline"];
+/** The provider's two faces. */
+export type Face = Exclude<Mode, "baseline">;
 
 export type Calls = Record<string, number>;
 export const total = (calls: Calls) => Object.values(calls).reduce((a, b) => a + b, 0);
@@ -123,10 +125,16 @@ export function measureState(state: unknown): StateReport {
 export type FileStep = "up" | "previewRefresh" | "destroy";
 export const FILE_STEPS: FileStep[] = ["up", "previewRefresh", "destroy"];
 
+/** Per step of a program measured against its floor: wall time, CPU, calls by operation and the floor. */
+export type FloorSteps<S extends Step> = Record<
+  S,
+  { ms: number; cpu?: CpuSeconds; calls: Calls; floor: Calls }
+>;
+
 export interface FilesReport {
   n: number;
   fileBytes: number;
-  steps: Record<FileStep, { ms: number; calls: Calls; floor: Calls }>;
+  steps: FloorSteps<FileStep>;
   /** Average bytes of one File's entry in the state file. */
   stateBytesPerFile: number;
 }
@@ -147,6 +155,61 @@ export function filesFloor(step: FileStep, n: number): Calls {
       return { token: 1, getAccount: 1, stat: 1, readdir: Math.ceil(n / 100) };
     case "destroy":
       return { token: 1, getAccount: 1, deleteFile: n + 1 };
+  }
+}
+
+// ---- media ----
+
+export type MediaStep = "up" | "previewRefresh" | "refresh" | "destroy";
+export const MEDIA_STEPS: MediaStep[] = ["up", "previewRefresh", "refresh", "destroy"];
+
+export interface MediaReport {
+  face: Face;
+  n: number;
+  fileBytes: number;
+  /** One Folder, and per file the File, its FolderMeta and two PointOfInterest resources. */
+  resources: number;
+  steps: FloorSteps<MediaStep>;
+  /** Average bytes of one resource's entry in the state file, by kind. */
+  stateBytesPerResource: Record<string, number>;
+}
+
+/**
+ * The floor of the media program (one folder; per file a File, a FolderMeta with title, tags,
+ * product and approval, and two points of interest), with the files part as in `filesFloor`:
+ *   up:       1 token + 1 account read + 1 mkdir + the folder's listing that shows each file is not
+ *             there yet (a page per 100) + per file 1 upload, 1 setMeta (title, product and approval
+ *             in one write), 1 addTags, 1 getApproval (setMeta answers empty: the datetime the
+ *             service stamps is an output) and 1 setPoi per point. No getMeta and no getPoi: a file
+ *             this run found absent and uploaded has neither, as a folder it made with mkdir.
+ *   refresh / preview --refresh:
+ *             1 token + 1 account read + the folder's own stat (a lone child of `/`) + its listing,
+ *             a page per 100 + per file 1 getMeta and 1 getPoi: no operation reads the meta or the
+ *             points of more than one file, and one getPoi answers all points of a file.
+ *   destroy:  1 token + 1 account read + per file 1 setMeta (clearing title, product and approval
+ *             together), 1 removeTags and 1 deletePoi per point (neither resource can know its file
+ *             is deleted next) + 1 deleteFile per file and for the folder.
+ */
+export function mediaFloor(step: MediaStep, n: number): Calls {
+  const pages = Math.ceil(n / 100);
+  switch (step) {
+    case "up":
+      return {
+        token: 1,
+        getAccount: 1,
+        mkdir: 1,
+        readdir: pages,
+        upload: n,
+        setMeta: n,
+        addTags: n,
+        getApproval: n,
+        setPoi: 2 * n,
+      };
+    case "previewRefresh":
+    case "refresh":
+      return { token: 1, getAccount: 1, stat: 1, readdir: pages, getMeta: n, getPoi: n };
+    case "destroy":
+      return { token: 1, getAccount: 1, setMeta: n, removeTags: n, deletePoi: 2 * n, deleteFile: n + 1 };
   }
 }
 
@@ -544,19 +607,51 @@ export function filesTargets(files: FilesReport): Target[] {
   ];
 }
 
-export function renderFiles(files: FilesReport): string {
-  const out = ["", `Files: one Folder and ${files.n} Files of 100 KB from local files (0 ms latency)`];
-  const rows = FILE_STEPS.map((step) => {
-    const s = files.steps[step];
+/** Per step: calls made, the floor, what differs from it, and the wall time. */
+function floorTable<S extends Step>(steps: S[], of: FloorSteps<S>): string {
+  const rows = steps.map((step) => {
+    const s = of[step];
     return [
       STEP_LABEL[step],
       String(total(s.calls)),
       String(total(s.floor)),
       diffCalls(s.calls, s.floor),
       (s.ms / 1000).toFixed(1),
+      s.cpu ? cpuText(s.cpu) : "-",
     ];
   });
-  out.push(table(["step", "calls", "floor", "differs from floor (ours/floor)", "s"], rows));
+  return table(
+    ["step", "calls", "floor", "differs from floor (ours/floor)", "s", "CPU s engine/program/provider"],
+    rows,
+  );
+}
+
+export function renderFiles(files: FilesReport): string {
+  const out = ["", `Files: one Folder and ${files.n} Files of 100 KB from local files (0 ms latency)`];
+  out.push(floorTable(FILE_STEPS, files.steps));
   out.push(`  state: ${files.stateBytesPerFile} B per File (its hash, size and mtime, never its bytes)`);
+  return `${out.join("\n")}\n`;
+}
+
+/** Calls by operation, in the order of the operation names. */
+const byOperation = (calls: Calls) =>
+  Object.keys(calls)
+    .sort()
+    .map((op) => `${op} ${calls[op]}`)
+    .join(", ");
+
+export function renderMedia(media: MediaReport): string {
+  const out = [
+    "",
+    `Media (${media.face === "ours" ? "ours, the dynamic face" : "the native face"}): one Folder and ${media.n} Files of ${media.fileBytes / 1024} KB, each with a FolderMeta (title, tags, ` +
+      `product, approval) and two PointOfInterest (${media.resources} resources, 0 ms latency)`,
+  ];
+  out.push(floorTable(MEDIA_STEPS, media.steps));
+  for (const step of MEDIA_STEPS)
+    out.push(`  ${STEP_LABEL[step]}: ${byOperation(media.steps[step].calls) || "no calls"}`);
+  const kinds = Object.keys(media.stateBytesPerResource).sort();
+  out.push(
+    `  state per resource: ${kinds.map((k) => `${k} ${media.stateBytesPerResource[k]}`).join(", ")} B`,
+  );
   return `${out.join("\n")}\n`;
 }
