@@ -1,10 +1,11 @@
 // PointOfInterest: one named rectangle on a file (cropping and zoom use them), its coordinates
 // fractions 0..1 of the image. The service keeps a file's points by name and reads them all in one
 // call (docs/api.md#points-of-interest): the resources of one file read in a run share that call
-// (single flight), and a write of the file's points drops what was read of it. A write sets or
-// deletes one name, so the file's other points are never touched. A point found under the name at
-// create is taken over only with `adopt: true`, and put back as found on delete. A repeat of a
-// `setPoi` whose answer was lost is settled by the client (provider/client/policy.ts).
+// (single flight). A write sets or deletes one name, so the file's other points are never
+// touched: one that succeeds puts its name into what was read (the file's next point needs no read
+// of its own), one that fails drops what was read. A point found under the name at create is taken
+// over only with `adopt: true`, and put back as found on delete. A repeat of a `setPoi` whose
+// answer was lost is settled by the client (provider/client/policy.ts).
 
 import { z } from "zod";
 import { MediahostError } from "../client";
@@ -78,7 +79,21 @@ class PointReads {
     return reading;
   }
 
-  /** A write of the file's points: what was read of them is no longer true. */
+  /** The write of `name` on the file succeeded: what was read holds it now (`undefined`: deleted). */
+  wrote(path: string, name: string, point: Rect | undefined): void {
+    const reading = this.files.get(path);
+    if (!reading) return;
+    const next = reading.then((points) => {
+      const { [name]: _, ...others } = points;
+      return point ? { ...others, [name]: rect(point) } : others;
+    });
+    this.files.set(path, next);
+    next.catch(() => {
+      if (this.files.get(path) === next) this.files.delete(path);
+    });
+  }
+
+  /** A write whose outcome is not known: what was read of the file is no longer to be trusted. */
   forget(path: string): void {
     this.files.delete(path);
   }
@@ -91,16 +106,19 @@ const rect = (p: Rect): Rect => ({ x: p.x, y: p.y, width: p.width, height: p.hei
 /** Sets the point; a service that refuses a name it has (variant `poi-set-conflict`) gets it deleted first. */
 async function setPoint(ctx: KindContext, path: string, name: string, point: Rect): Promise<void> {
   const reads = readsOf(ctx);
-  reads.forget(path);
   try {
-    await ctx.client.ops.setPoi({ query: { filename: path }, body: { name, ...rect(point) } });
+    try {
+      await ctx.client.ops.setPoi({ query: { filename: path }, body: { name, ...rect(point) } });
+    } catch (err) {
+      if (!(err instanceof MediahostError && err.kind === "http" && err.status === 409)) throw err;
+      await ctx.client.ops.deletePoi({ query: { filename: path }, body: { name } });
+      await ctx.client.ops.setPoi({ query: { filename: path }, body: { name, ...rect(point) } });
+    }
   } catch (err) {
-    if (!(err instanceof MediahostError && err.kind === "http" && err.status === 409)) throw err;
-    await ctx.client.ops.deletePoi({ query: { filename: path }, body: { name } });
-    await ctx.client.ops.setPoi({ query: { filename: path }, body: { name, ...rect(point) } });
-  } finally {
     reads.forget(path);
+    throw err;
   }
+  reads.wrote(path, name, point);
 }
 
 /** `path#name`: the path is everything before the last `#`. */
@@ -159,11 +177,12 @@ export const pointOfInterest = defineKind({
       return;
     }
     const reads = readsOf(ctx);
-    reads.forget(olds.path);
     try {
       await ctx.client.ops.deletePoi({ query: { filename: olds.path }, body: { name: olds.name } });
-    } finally {
+    } catch (err) {
       reads.forget(olds.path);
+      throw err;
     }
+    reads.wrote(olds.path, olds.name, undefined);
   },
 });

@@ -45,6 +45,26 @@ describe("PointOfInterest", () => {
     expect(h.calls().getPoi).toBe(1);
   });
 
+  it("reads a file's points once in a run, however its points' writes interleave with their reads", async () => {
+    await putFile(h.api(), "/p/a.jpg", "img");
+    h.mark();
+    const a = await h.create("PointOfInterest", face);
+    const b = await h.create("PointOfInterest", logo);
+    expect(h.calls()).toMatchObject({ getPoi: 1, setPoi: 2 });
+    // what the run holds of the file after its writes is what the service holds: a read sees both
+    const seen = await Promise.all([
+      h.refresh("PointOfInterest", a.id, a.outs, face),
+      h.refresh("PointOfInterest", b.id, b.outs, logo),
+    ]);
+    expect(seen.map((s) => s.changes)).toEqual([[], []]);
+    // a delete takes its name out of it; the other point stays
+    await h.destroy("PointOfInterest", a.id, a.outs);
+    expect(await h.refresh("PointOfInterest", a.id, a.outs, face)).toMatchObject({ gone: true });
+    expect((await h.refresh("PointOfInterest", b.id, b.outs, logo)).changes).toEqual([]);
+    expect(h.calls().getPoi).toBe(1);
+    expect(Object.keys(await points("/p/a.jpg"))).toEqual(["logo"]);
+  });
+
   it("sees a point set out of band under the same name as drift, and a point deleted elsewhere as gone", async () => {
     await putFile(h.api(), "/p/a.jpg", "img");
     const a = await h.create("PointOfInterest", face);
