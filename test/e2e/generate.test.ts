@@ -11,14 +11,14 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
-import { linkCheckout } from "./helpers/package";
+import { emptyNativeProject } from "./helpers/package";
 import { DEMO_CLIENT, plaintextLocations } from "./helpers/project";
 import {
   createTemporaryBackend,
@@ -297,13 +297,7 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
       expect(document.resources).toHaveLength(21);
 
       // a fresh native project, as docs/import.md has it
-      await linkCheckout(dir);
-      await writeFile(join(dir, "package.json"), JSON.stringify({ name: "imported", main: "index.ts" }));
-      await writeFile(
-        join(dir, "Pulumi.yaml"),
-        `name: imported\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nplugins:\n  providers:\n    - name: mediahost\n      path: ${join(repoRoot, "plugin")}\n`,
-      );
-      await writeFile(join(dir, "index.ts"), "");
+      await emptyNativeProject(dir);
       const env = { ...toolchain.env, ...backend.envVars, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
       const stack = await LocalWorkspace.createOrSelectStack(
         { stackName: `imp-${randomBytes(4).toString("hex")}`, workDir: dir },

@@ -18,7 +18,7 @@ import {
   expectProductsMovePreview,
   expectRefusedCredentialLines,
 } from "./helpers/expect";
-import { linkCheckout } from "./helpers/package";
+import { emptyNativeProject } from "./helpers/package";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
 
@@ -184,13 +184,7 @@ describe("the native face with the real CLI", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mediahost-native-import-"));
     try {
       // a fresh project beside none of ours: the package and its dependencies as npm installs them
-      await linkCheckout(dir);
-      await writeFile(join(dir, "package.json"), JSON.stringify({ name: "imported", main: "index.ts" }));
-      await writeFile(
-        join(dir, "Pulumi.yaml"),
-        `name: imported\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nplugins:\n  providers:\n    - name: mediahost\n      path: ${join(repoRoot, "plugin")}\n`,
-      );
-      await writeFile(join(dir, "index.ts"), "");
+      await emptyNativeProject(dir);
       const env = { ...toolchain.env, ...p.backend.envVars, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
       const ws = await LocalWorkspace.create({
         workDir: dir,

@@ -182,3 +182,17 @@ export async function linkCheckout(dir: string): Promise<void> {
   }
   await symlink(repoRoot, join(dir, "node_modules", "pulumi-mediahost"));
 }
+
+/**
+ * An empty TypeScript project of the native face in `dir` (the checkout linked as npm installs it,
+ * the plugin named by path), for `pulumi import --out index.ts` to write its program into.
+ */
+export async function emptyNativeProject(dir: string): Promise<void> {
+  await linkCheckout(dir);
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name: "imported", main: "index.ts" }));
+  await writeFile(
+    join(dir, "Pulumi.yaml"),
+    `name: imported\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nplugins:\n  providers:\n    - name: mediahost\n      path: ${join(repoRoot, "plugin")}\n`,
+  );
+  await writeFile(join(dir, "index.ts"), "");
+}
