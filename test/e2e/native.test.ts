@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorState } from "../../emulator/index";
-import { RequestLog } from "../../emulator/requestlog";
 import {
   expectNothingMadeOrReplaced,
   expectOnlyRename,
@@ -19,6 +18,7 @@ import {
   expectRefusedCredentialLines,
 } from "./helpers/expect";
 import { emptyNativeProject } from "./helpers/package";
+import { killWithPlugins, onApplied } from "./helpers/processes";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
 
@@ -447,14 +447,13 @@ describe("a native up killed midway, recovered on a fresh runner", async () => {
 
   it("mediahost-recover takes in what the killed run made; up converges with nothing made twice", async () => {
     let child: ChildProcess | undefined;
-    // killed once the watermark (a binary file from `source`) is written: its pending create is one
-    // an import cannot give back as declared, which recovery takes in through the stack journal
-    const push = RequestLog.prototype.push;
-    RequestLog.prototype.push = function (entry) {
-      push.call(this, entry);
-      const watermark = entry.operation === "upload" && /watermark\.png/.test(entry.query ?? "");
-      if (watermark && entry.status < 300 && child?.pid) process.kill(-child.pid, "SIGKILL");
-    };
+    // killed the moment the service has written the watermark (a binary file from `source`), before it
+    // answers: the engine cannot have finished that create, so it is pending, and it is one an import
+    // cannot give back as declared, which recovery takes in through the stack journal
+    const stopWatching = onApplied(
+      (m) => m.type === "writeFile" && m.path === "/assets/watermark.png",
+      () => child?.pid && killWithPlugins(child.pid),
+    );
     try {
       await new Promise<void>((resolve) => {
         child = spawn(
@@ -470,7 +469,7 @@ describe("a native up killed midway, recovered on a fresh runner", async () => {
         child.on("close", () => resolve());
       });
     } finally {
-      RequestLog.prototype.push = push;
+      stopWatching();
     }
     const interrupted = (await p.stateFile()) as SavedState;
     const pending = interrupted.checkpoint.latest.pending_operations ?? [];

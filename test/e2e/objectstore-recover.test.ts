@@ -8,14 +8,13 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RequestLog } from "../../emulator/requestlog";
 import {
   BUCKET,
   type ObjectStoreBackend,
   objectStoreForTests,
   type RunningObjectStore,
 } from "./helpers/objectstore";
-import { killWithPlugins } from "./helpers/processes";
+import { killWithPlugins, onApplied } from "./helpers/processes";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { freshRunner, type Runner } from "./helpers/runner";
 import { toolchainForTests } from "./helpers/toolchain";
@@ -132,25 +131,17 @@ for (const face of FACES) {
       const first = await runner();
       let child: ChildProcess | undefined;
       let mkdirs = 0;
-      const push = RequestLog.prototype.push;
-      RequestLog.prototype.push = function (entry) {
-        push.call(this, entry);
-        if (
-          entry.operation === "mkdir" &&
-          entry.status < 300 &&
-          ++mkdirs === face.killAtMkdir &&
-          child?.pid
-        ) {
-          killWithPlugins(child.pid);
-        }
-      };
+      const stopWatching = onApplied(
+        (m) => m.type === "mkdir" && ++mkdirs === face.killAtMkdir,
+        () => child?.pid && killWithPlugins(child.pid),
+      );
       let killed: Awaited<ReturnType<Runner["pulumi"]>>;
       try {
         killed = await first.pulumi(["up", "--yes", "--skip-preview", "--stack", p.stack.name], (c) => {
           child = c;
         });
       } finally {
-        RequestLog.prototype.push = push;
+        stopWatching();
       }
       seen.push(killed.out);
       expect(killed.signal).toBe("SIGKILL");

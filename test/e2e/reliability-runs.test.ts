@@ -9,9 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RequestLog } from "../../emulator/requestlog";
 import { expectRefusedCredentialLines } from "./helpers/expect";
-import { killWithPlugins } from "./helpers/processes";
+import { killWithPlugins, onApplied } from "./helpers/processes";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { pulumiCommand, repoRoot, toolchainForTests } from "./helpers/toolchain";
 
@@ -116,21 +115,21 @@ describe("runs that go wrong", async () => {
     let child: ChildProcess | undefined;
     let mkdirs = 0;
     let killedAt = -1;
-    const push = RequestLog.prototype.push;
-    RequestLog.prototype.push = function (entry) {
-      push.call(this, entry);
-      if (entry.operation === "mkdir" && entry.status < 300 && ++mkdirs === 6 && child?.pid) {
+    const stopWatching = onApplied(
+      (m) => m.type === "mkdir" && ++mkdirs === 6,
+      () => {
+        if (!child?.pid) return;
         killedAt = mkdirs;
         killWithPlugins(child.pid);
-      }
-    };
+      },
+    );
     let first: Awaited<ReturnType<typeof cli>>;
     try {
       first = await cli(["up", "--yes", "--skip-preview"], (c) => {
         child = c;
       });
     } finally {
-      RequestLog.prototype.push = push;
+      stopWatching();
     }
     expect(killedAt).toBe(6);
     expect(first.signal).toBe("SIGKILL");

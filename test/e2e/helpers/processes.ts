@@ -2,6 +2,7 @@
 // starts plugins in process groups of their own, so the CLI's group alone would leave the provider
 // process running past the test.
 import { readdirSync, readFileSync } from "node:fs";
+import { type Mutation, Store } from "../../../emulator/state";
 
 /** The fields of /proc/<pid>/stat after the command name, which is in parentheses and may hold spaces. */
 function statFields(pid: number | string): string[] {
@@ -46,4 +47,20 @@ function processGroupOf(pid: number): number | undefined {
 export function killWithPlugins(pid: number): void {
   const groups = new Set([pid, ...descendants(pid).map(processGroupOf)]);
   for (const group of groups) if (group) process.kill(-group, "SIGKILL");
+}
+
+/**
+ * Calls `act` the moment the in-process emulator has applied a change that `when` picks, before it
+ * answers: the engine cannot have heard back about that call, so its resource's create is still
+ * pending when `act` kills the run. Returns the function that stops watching.
+ */
+export function onApplied(when: (m: Mutation) => boolean, act: () => void): () => void {
+  const commit = Store.prototype.commit;
+  Store.prototype.commit = async function (m) {
+    await commit.call(this, m);
+    if (when(m)) act();
+  };
+  return () => {
+    Store.prototype.commit = commit;
+  };
 }
