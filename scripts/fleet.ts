@@ -105,37 +105,36 @@ export async function makeFleet(options: {
   };
   const site = (account: Account, i: number) => `${account.alias}-${String(i).padStart(2, "0")}`;
 
-  // one stack per account with the real CLI, the three at once
+  // one stack per account with the real CLI, one after another: set up three at once, versitygw once
+  // answered a lock's PutObject with a 409 (likely its making the same parent folders concurrently)
   const setup = await runner();
   const pulumi = async (args: string[]) => {
     const r = await run("pulumi", [...args, "--non-interactive"], setup.dir, setup.env);
     if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${r.stdout}${r.stderr}`);
   };
-  await Promise.all(
-    accounts.map(async (account) => {
-      const first = site(account, 0);
-      const stack = `fleet-${first}`;
-      await pulumi(["stack", "init", stack, "--secrets-provider", "passphrase"]);
-      for (const [key, value] of [
-        ["mediahost:baseUrl", baseUrl],
-        ["mediahost:clientId", account.clientId],
-        ["site", first],
-        ["manageSettings", "false"],
-      ])
-        await pulumi(["config", "set", "--stack", stack, key as string, value as string]);
-      await pulumi([
-        "config",
-        "set",
-        "--stack",
-        stack,
-        "--secret",
-        "mediahost:clientSecret",
-        account.clientSecret,
-      ]);
-      await pulumi(["up", "--yes", "--skip-preview", "--stack", stack]);
-      committed[`Pulumi.${stack}.yaml`] = await readFile(join(setup.dir, `Pulumi.${stack}.yaml`), "utf8");
-    }),
-  );
+  for (const account of accounts) {
+    const first = site(account, 0);
+    const stack = `fleet-${first}`;
+    await pulumi(["stack", "init", stack, "--secrets-provider", "passphrase"]);
+    for (const [key, value] of [
+      ["mediahost:baseUrl", baseUrl],
+      ["mediahost:clientId", account.clientId],
+      ["site", first],
+      ["manageSettings", "false"],
+    ])
+      await pulumi(["config", "set", "--stack", stack, key as string, value as string]);
+    await pulumi([
+      "config",
+      "set",
+      "--stack",
+      stack,
+      "--secret",
+      "mediahost:clientSecret",
+      account.clientSecret,
+    ]);
+    await pulumi(["up", "--yes", "--skip-preview", "--stack", stack]);
+    committed[`Pulumi.${stack}.yaml`] = await readFile(join(setup.dir, `Pulumi.${stack}.yaml`), "utf8");
+  }
 
   // the others: the first stack's checkpoint and config under another name (a site name such as
   // "eu-00" appears in no ciphertext: those are base64), and their objects made through the API

@@ -30,7 +30,14 @@ import { kindByName } from "../provider/resources";
 import { describe } from "../provider/resources/kind";
 import { describeBackend } from "./lib/backend";
 import { fileBackendDir, repairEmptyAttrs } from "./lib/file-backend";
-import { type Deployment, importDocument, isNative, type PendingCreate, pendingCreates } from "./lib/pending";
+import {
+  type Deployment,
+  importDocument,
+  importFoundNothing,
+  isNative,
+  type PendingCreate,
+  pendingCreates,
+} from "./lib/pending";
 import { locatePulumi, pathWith } from "./lib/pulumi-cli";
 import { runMain } from "./lib/run";
 
@@ -218,8 +225,8 @@ async function main(argv: string[]): Promise<number> {
         .then(
           () => progress(`imported ${what}`),
           (err: Error) => {
-            if (!/does not exist/.test(err.message)) throw err;
-            progress(`${what} does not exist: the next \`pulumi up\` creates it`);
+            if (!importFoundNothing(err.message)) throw err;
+            progress(`${what} was not made: the next \`pulumi up\` creates it`);
           },
         );
     }

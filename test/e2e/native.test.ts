@@ -497,7 +497,7 @@ describe("a native up killed midway, recovered on a fresh runner", async () => {
     expect(recovered.out).toMatch(/noted File \/assets\/watermark\.png in account "demo"/);
     const planned = recovered.out.match(/: imports .* if it exists/g) ?? [];
     expect(planned).toHaveLength(pending.length - 1);
-    const settled = recovered.out.match(/: imported |does not exist: the next/g) ?? [];
+    const settled = recovered.out.match(/: imported | was not made: the next/g) ?? [];
     expect(settled).toHaveLength(planned.length);
     const nextJob = await LocalWorkspace.selectStack(
       { stackName: p.stack.name, workDir: join(repoRoot, "examples/native") },

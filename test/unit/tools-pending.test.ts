@@ -2,7 +2,7 @@
 // (either face's type token), the other pending operations, and the deployment without them.
 import { describe, expect, it } from "vitest";
 import { kindByName } from "../../provider/resources";
-import { type Deployment, pendingCreates } from "../../tools/lib/pending";
+import { type Deployment, importFoundNothing, pendingCreates } from "../../tools/lib/pending";
 
 const exported: Deployment = {
   version: 3,
@@ -79,5 +79,24 @@ describe("pendingCreates", () => {
     expect(without.deployment.resources).toEqual(exported.deployment.resources);
     expect(without.deployment.manifest).toEqual(exported.deployment.manifest);
     expect(without.version).toBe(3);
+  });
+});
+
+describe("importFoundNothing", () => {
+  it("takes the engine's missing object and an options or meta object never written as not made", () => {
+    expect(importFoundNothing("error: Preview failed: resource '/shoes' does not exist")).toBe(true);
+    expect(
+      importFoundNothing(
+        "error: FolderOptions /products/shoes: /products/shoes has no options set: there is nothing to import",
+      ),
+    ).toBe(true);
+    expect(importFoundNothing("error: FolderMeta /a: /a has no meta set: there is nothing to import")).toBe(
+      true,
+    );
+    // anything else stops the recovery
+    expect(importFoundNothing("error: File /a.png: /a.png is not UTF-8 text, so it cannot be imported")).toBe(
+      false,
+    );
+    expect(importFoundNothing('error: the provider\'s credentials reach account "eu"')).toBe(false);
   });
 });

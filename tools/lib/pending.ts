@@ -106,3 +106,12 @@ export function importDocument(create: PendingCreate, id: string): Record<string
   }
   return { nameTable, resources: [resource] };
 }
+
+/**
+ * Whether a failed `pulumi import` of a pending create found nothing the interrupted run made: the
+ * engine's "does not exist", or a kind that exists only through what it sets refusing an empty one
+ * (FolderOptions, FolderMeta: "there is nothing to import") because the run died before writing it.
+ * Either way the next `up` creates it.
+ */
+export const importFoundNothing = (message: string): boolean =>
+  /does not exist|there is nothing to import/.test(message);
