@@ -2,7 +2,7 @@
 // object mediahost-generate reads, by the ids the provider records (docs/import.md), named as the
 // generated program names them. Pure: no I/O, unit-tested.
 import { kinds } from "../../provider/resources";
-import { NameAllocator, slug } from "./names";
+import { fileMetaName, NameAllocator, pointName, slug } from "./names";
 import type { AccountSnapshot } from "./read-account";
 
 export interface ImportDocument {
@@ -52,9 +52,9 @@ export function importDocumentOf(snapshot: AccountSnapshot): { document: ImportD
     const details = fileDetails.get(path);
     if (!details) return;
     fileDetails.delete(path);
-    if (details.meta) add("FolderMeta", `${slug(path)}-meta`, path);
+    if (details.meta) add("FolderMeta", fileMetaName(path), path);
     for (const point of details.points)
-      add("PointOfInterest", `${slug(path)}-${slug(point.name)}`, `${path}#${point.name}`);
+      add("PointOfInterest", pointName(path, point.name), `${path}#${point.name}`);
   };
   for (const file of snapshot.files) {
     if (importable(file.bytes)) add("File", slug(file.path), file.path);

@@ -11,6 +11,13 @@ export function slug(text: string): string {
   return s || "root";
 }
 
+/**
+ * The names of a file's meta and of one of its points (`/a/b.jpg`, `face` -> `a-b-jpg-meta`,
+ * `a-b-jpg-face`): the generated program and the import document name them alike.
+ */
+export const fileMetaName = (path: string) => `${slug(path)}-meta`;
+export const pointName = (path: string, name: string) => `${slug(path)}-${slug(name)}`;
+
 const RESERVED = new Set(
   (
     "break case catch class const continue debugger default delete do else enum export extends false finally for " +

@@ -6,7 +6,7 @@
 import { parentOf } from "mediahost-contract";
 import { type KindName, kinds } from "../../provider/resources";
 import { PULUMI_RANGE } from "../../provider/version";
-import { identifier, NameAllocator, slug } from "./names";
+import { fileMetaName, identifier, NameAllocator, pointName, slug } from "./names";
 import type { AccountSnapshot, FolderSnapshot } from "./read-account";
 
 /** Config keys (of the generated project) that hold the write-only secrets. */
@@ -210,16 +210,15 @@ export function generateProgram(snapshot: AccountSnapshot, options: ProgramOptio
     const details = fileDetails.get(path);
     if (!details) return;
     fileDetails.delete(path);
-    const base = slug(path);
     if (details.meta) {
-      const name = names.FolderMeta.take(`${base}-meta`);
+      const name = names.FolderMeta.take(fileMetaName(path));
       line(
         `new mediahost.FolderMeta(${JSON.stringify(name)}, ${literal({ path: code(pathExpr), ...details.meta, adopt: true, ...account })});`,
       );
       count("FolderMeta");
     }
     for (const { name: point, ...rect } of details.points) {
-      const name = names.PointOfInterest.take(`${base}-${slug(point)}`);
+      const name = names.PointOfInterest.take(pointName(path, point));
       line(
         `new mediahost.PointOfInterest(${JSON.stringify(name)}, ${literal({ path: code(pathExpr), name: point, ...rect, adopt: true, ...account })});`,
       );
