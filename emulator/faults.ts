@@ -1,6 +1,7 @@
 // Fault injection for tests and benchmarks: latency with jitter, a share of answers replaced by
-// 500, 503 or a dropped connection, and lost responses after an operation was applied. Every
-// random choice comes from one seeded generator, so a run is repeatable.
+// 500, 503 or a dropped connection, lost responses after an operation was applied, and a window
+// of maintenance (every call refused with 503 and a `Retry-After`). Every random choice comes
+// from one seeded generator, so a run is repeatable.
 
 export interface FaultSettings {
   /** Share (0..1) of /v2 requests answered with 500, 503 or a dropped connection. */
@@ -16,6 +17,17 @@ export interface FaultSettings {
 }
 
 export type Fault = { kind: "status"; status: 500 | 503 } | { kind: "drop" };
+
+/**
+ * A window in which every /v2 call is refused with 503 before the service sees it, with a
+ * `Retry-After` that names the window's end as seconds or as an HTTP date (or none). It opens on
+ * the next call (`on: "any"`) or the next call that is not a GET (`on: "write"`).
+ */
+export interface Unavailable {
+  seconds: number;
+  retryAfter: "seconds" | "date" | "none";
+  on: "any" | "write";
+}
 
 /** mulberry32: small, fast and good enough to pick faults. */
 function generator(seed: number): () => number {
@@ -33,17 +45,47 @@ export class Faults {
   settings: FaultSettings;
   private random: () => number;
   private readonly dropAfter = new Map<string, number>();
+  /** A window armed to open on its next call, or open until `until` (ms since epoch). */
+  private unavailable?: Unavailable & { until?: number };
 
   constructor(settings: Partial<FaultSettings> = {}) {
     this.settings = { faultRate: 0, dropRate: 0, latencyMs: 0, latencyJitterMs: 0, seed: 1, ...settings };
     this.random = generator(this.settings.seed);
   }
 
-  update(change: Partial<FaultSettings> & { dropAfterApply?: { operation: string; count: number } }): void {
-    const { dropAfterApply, ...rest } = change;
+  update(
+    change: Partial<FaultSettings> & {
+      dropAfterApply?: { operation: string; count: number };
+      unavailable?: Partial<Unavailable> & { seconds: number };
+    },
+  ): void {
+    const { dropAfterApply, unavailable, ...rest } = change;
     this.settings = { ...this.settings, ...rest };
     if (rest.seed !== undefined) this.random = generator(rest.seed);
     if (dropAfterApply) this.dropAfter.set(dropAfterApply.operation, dropAfterApply.count);
+    if (unavailable)
+      this.unavailable =
+        unavailable.seconds > 0 ? { retryAfter: "seconds", on: "any", ...unavailable } : undefined;
+  }
+
+  /**
+   * While a window of unavailability is open (opening it if this call is the one it waits for):
+   * the `Retry-After` to answer with ("" for none); undefined outside a window.
+   */
+  refusal(method: string, now = Date.now()): string | undefined {
+    const window = this.unavailable;
+    if (!window) return undefined;
+    if (window.until === undefined) {
+      if (window.on === "write" && method === "GET") return undefined;
+      window.until = now + window.seconds * 1000;
+    }
+    if (now >= window.until) {
+      this.unavailable = undefined;
+      return undefined;
+    }
+    if (window.retryAfter === "none") return "";
+    if (window.retryAfter === "date") return new Date(window.until).toUTCString();
+    return String(Math.ceil((window.until - now) / 1000));
   }
 
   /** Milliseconds to hold a request before handling it. */
@@ -75,6 +117,20 @@ export class Faults {
 
   /** What POST /_emulator/faults answers: the settings in force, pending lost responses included. */
   view(): Record<string, unknown> {
-    return { ...this.settings, dropAfterApply: Object.fromEntries(this.dropAfter) };
+    const window = this.unavailable;
+    return {
+      ...this.settings,
+      dropAfterApply: Object.fromEntries(this.dropAfter),
+      ...(window
+        ? {
+            unavailable: {
+              seconds: window.seconds,
+              retryAfter: window.retryAfter,
+              on: window.on,
+              until: window.until === undefined ? null : new Date(window.until).toISOString(),
+            },
+          }
+        : {}),
+    };
   }
 }

@@ -235,6 +235,12 @@ export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
     if (request.method === "OPTIONS") return;
     const delay = ctx.faults.delay();
     if (delay > 0) await sleep(delay);
+    // a maintenance window: refused before the service sees the call, saying when to come back
+    const retryAfter = ctx.faults.refusal(request.method);
+    if (retryAfter !== undefined) {
+      if (retryAfter) reply.header("retry-after", retryAfter);
+      return reply.code(503).send(httpError(503, "Service Unavailable: maintenance").body);
+    }
     const fault = ctx.faults.roll();
     if (fault?.kind === "drop") return drop(ctx, request, reply, 0);
     if (fault) return reply.code(fault.status).send(httpError(fault.status, "Injected fault").body);

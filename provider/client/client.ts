@@ -2,8 +2,9 @@
 // call follows the client's policy for its operation (./policy.ts). One loop runs a call's attempts
 // and asks a classifier what each outcome means: input validation before anything is sent, bearer
 // tokens (shared, renewed, re-minted once on 401), rate limits (wait for the reset when it is near,
-// else fail naming the counter), retries with backoff and jitter that never turn an
-// applied-but-unanswered write into an error, keep-alive connections, timeouts and a User-Agent.
+// else fail naming the counter), waits a `Retry-After` asks for, retries with backoff and jitter
+// that never turn an applied-but-unanswered write into an error, keep-alive connections, timeouts
+// and a User-Agent.
 
 import type { IncomingHttpHeaders } from "node:http";
 import {
@@ -23,7 +24,7 @@ import { VERSION } from "../version";
 import { MediahostError, ProviderError, Redactor } from "./errors";
 import { send } from "./http";
 import { type OperationCall, type OperationPolicy, policies } from "./policy";
-import { type CounterState, countersFromHeaders, rateLimitFrom } from "./rate-limits";
+import { type CounterState, countersFromHeaders, rateLimitFrom, retryAfterMs } from "./rate-limits";
 import { type IssuedToken, renewTime, sharedTokenCache, TokenCache } from "./tokens";
 
 export const USER_AGENT = `pulumi-mediahost/${VERSION}`;
@@ -32,9 +33,12 @@ export interface ClientOptions {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** Attempts per call for retryable failures (5xx, lost connections). Default 6. */
+  /** Attempts per call for retryable failures (5xx, lost connections), within the deadline. Default 10. */
   maxAttempts?: number;
-  /** Backoff before retry n: random in [0, min(maxMs, baseMs * 2^n)] (full jitter). */
+  /**
+   * Backoff before retry n: random in [c/2, c] for c = min(maxMs, baseMs * 2^n) ("equal jitter":
+   * spread, yet a flaky stretch of several seconds is waited out). Default 250 ms and 5 s.
+   */
   backoff?: { baseMs: number; maxMs: number };
   /** Longest wait for a rate-limit reset before failing instead. Default 60 s. */
   maxRateLimitWaitMs?: number;
@@ -138,8 +142,8 @@ export class MediahostClient {
     this.redactor.add(options.clientSecret);
     this.tokens = options.tokenCache ?? sharedTokenCache;
     this.tokenKey = TokenCache.key(this.baseUrl, this.clientId, this.clientSecret);
-    this.maxAttempts = options.maxAttempts ?? 6;
-    this.backoff = options.backoff ?? { baseMs: 200, maxMs: 5_000 };
+    this.maxAttempts = options.maxAttempts ?? 10;
+    this.backoff = options.backoff ?? { baseMs: 250, maxMs: 5_000 };
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
     this.deadlineMs = options.deadlineMs ?? 30_000;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
@@ -235,7 +239,15 @@ export class MediahostClient {
           if (verdict.checkApplied && (await this.appliedUnanswered(call, verdict.reason, deadline, attempt)))
             return call.policy.doneResult?.(call.input);
           if (deadline.left <= 0) throw this.timedOut(call, attempt, deadline);
-          await this.backoffBefore(call.name, attempt, verdict.retryReason ?? verdict.reason, deadline);
+          if (verdict.waitMs !== undefined && verdict.waitMs > deadline.left)
+            throw this.pastDeadline(call, verdict.otherwise, verdict.waitMs, deadline);
+          await this.backoffBefore(
+            call.name,
+            attempt,
+            verdict.retryReason ?? verdict.reason,
+            deadline,
+            verdict.waitMs,
+          );
           attempt++;
           continue;
         case "fail":
@@ -276,8 +288,10 @@ export class MediahostClient {
       this.stats.requests[call.name] = (this.stats.requests[call.name] ?? 0) + 1;
       this.onEvent({ type: "request", operation: call.name, status: answer.status, attempt });
       for (const [counter, state] of countersFromHeaders(answer.headers)) this.counters.set(counter, state);
-      // a 5xx may have been applied before it failed
-      return { answer, maybeApplied: RETRYABLE_STATUS.has(answer.status) };
+      // a 5xx may have been applied before it failed, except a 503 that says when to come back:
+      // the service refused the call (docs/api.md#errors)
+      const refused = answer.status === 503 && retryAfterMs(answer.headers) !== undefined;
+      return { answer, maybeApplied: RETRYABLE_STATUS.has(answer.status) && !refused };
     } catch (err) {
       const code = (err as { code?: string }).code ?? "";
       const timedOut = isTimeout(err);
@@ -335,8 +349,12 @@ export class MediahostClient {
       attempts: attempt,
     });
     if (response.status === 401 && token) return { action: "remint", token, otherwise: error };
+    const after = retryAfterMs(response.headers);
     if (response.status === 429) {
-      const { counter, resetAt } = rateLimitFrom(response.headers, message);
+      const limited = rateLimitFrom(response.headers, message);
+      const { counter } = limited;
+      // the service's own word on when to come back comes first
+      const resetAt = after === undefined ? limited.resetAt : new Date(Date.now() + after);
       const otherwise = new MediahostError({
         kind: "rateLimited",
         operation: name,
@@ -359,8 +377,9 @@ export class MediahostClient {
         action: "repeat",
         reason: `HTTP ${response.status}: ${message}`,
         retryReason: `HTTP ${response.status}`,
-        checkApplied: true,
+        checkApplied: outcome.maybeApplied,
         timedOut: false,
+        waitMs: after,
         otherwise: error,
       };
     }
@@ -441,6 +460,23 @@ export class MediahostClient {
   /** The host the client talks to, for messages. */
   private get host(): string {
     return new URL(this.baseUrl).host;
+  }
+
+  /** The service asks to come back later than the operation's deadline allows. */
+  private pastDeadline(call: PreparedCall, error: Error, waitMs: number, deadline: Deadline) {
+    const e = error as MediahostError;
+    return new MediahostError({
+      kind: e.kind,
+      operation: call.name,
+      status: e.status,
+      subject: call.subject,
+      serviceName: e.serviceName,
+      serviceMessage:
+        `${e.serviceMessage ?? "unavailable"}; it asks to retry after ${seconds(waitMs)} s, past the ` +
+        `operation's deadline (${seconds(Math.max(0, deadline.left))} s left of mediahost:operationTimeoutSeconds, ` +
+        `${seconds(this.deadlineMs)} s)`,
+      attempts: e.attempts,
+    });
   }
 
   private timedOut(call: PreparedCall, attempts: number, deadline: Deadline) {
@@ -559,10 +595,17 @@ export class MediahostClient {
     attempt: number,
     reason: string,
     deadline: Deadline,
+    asked?: number,
   ): Promise<void> {
     this.stats.retries++;
     const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempt - 1));
-    const delayMs = Math.max(0, Math.min(Math.floor(this.random() * ceiling), deadline.left));
+    // what the service asked for (Retry-After), spread a little so that waiting clients do not
+    // all come back at once; else the backoff
+    const wanted =
+      asked === undefined
+        ? ceiling / 2 + Math.floor((this.random() * ceiling) / 2)
+        : asked + Math.floor(this.random() * 250);
+    const delayMs = Math.max(0, Math.min(Math.floor(wanted), deadline.left));
     this.onEvent({ type: "retry", operation, attempt, reason, delayMs });
     await this.sleep(delayMs);
   }
@@ -635,6 +678,8 @@ type Verdict =
       retryReason?: string;
       checkApplied: boolean;
       timedOut: boolean;
+      /** How long the service asked to wait (`Retry-After`), instead of the backoff. */
+      waitMs?: number;
       otherwise: Error;
     }
   | { action: "waitForReset"; counter?: string; resetAt?: Date; otherwise: Error }

@@ -71,3 +71,15 @@ export function rateLimitFrom(
   const parsed = iso ? Date.parse(iso) : Number.NaN;
   return { counter, resetAt: Number.isNaN(parsed) ? undefined : new Date(parsed) };
 }
+
+/**
+ * How long a `Retry-After` header asks to wait (RFC 9110: delay seconds, or an HTTP date), in
+ * ms from `now`; undefined when there is none or it cannot be read.
+ */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+  const value = str(headers, "retry-after")?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

@@ -304,8 +304,97 @@ describe("retries", () => {
     });
     const { client, sleeps } = clientFor(server.url, { backoff: { baseMs: 100, maxMs: 1_000 } });
     await expect(client.ops.getAccount()).resolves.toMatchObject({ alias: "demo" });
-    expect(sleeps).toEqual([50, 100, 200]); // random() = 0.5 of 100, 200, 400
+    expect(sleeps).toEqual([75, 150, 300]); // random() = 0.5: in [c/2, c] of c = 100, 200, 400
     expect(client.stats.retries).toBe(3);
+  });
+
+  it("without a Retry-After, the backoff waits out several seconds before the attempts run out", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 503, { message: "Service Unavailable" });
+    });
+    // the least the jitter can make of it: random() = 0
+    const { client, sleeps } = clientFor(server.url, { random: () => 0 });
+    const err = await client.ops.getAccount().catch((e) => e);
+    expect(err.message).toBe("getAccount: HTTP 503: Service Unavailable");
+    expect(server.calls("/v2/account")).toBe(10);
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it("waits what a 503's Retry-After asks (seconds), and repeats even a call that must not be repeated", async () => {
+    const state = { issued: 0, refused: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      // a maintenance window: the service refuses the call and says when to come back
+      if (state.refused++ < 2) return json(res, 503, { message: "maintenance" }, { "retry-after": "4" });
+      json(res, 200, { id: "job-1" });
+    });
+    const { client, sleeps } = clientFor(server.url, { random: () => 0 });
+    await expect(client.ops.startZip({ body: { filenames: ["/a"] } })).resolves.toEqual({ id: "job-1" });
+    expect(sleeps).toEqual([4_000, 4_000]);
+    expect(server.calls("/v2/files/zip")).toBe(3);
+  });
+
+  it("waits until the HTTP date a Retry-After names", async () => {
+    const state = { issued: 0, refused: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      if (state.refused++ === 0) {
+        const at = new Date(Math.ceil(Date.now() / 1000) * 1000 + 6_000).toUTCString();
+        return json(res, 503, { message: "maintenance" }, { "retry-after": at });
+      }
+      json(res, 200, account);
+    });
+    const { client, sleeps } = clientFor(server.url, { random: () => 0 });
+    await expect(client.ops.getAccount()).resolves.toMatchObject({ alias: "demo" });
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(4_500);
+    expect(sleeps[0]).toBeLessThanOrEqual(7_000);
+  });
+
+  it("waits what a 429's Retry-After asks when no counter header says", async () => {
+    const state = { issued: 0, limited: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      if (state.limited++ === 0)
+        return json(res, 429, { message: "Too Many Requests" }, { "retry-after": "3" });
+      json(res, 200, account);
+    });
+    const { client, sleeps } = clientFor(server.url, { random: () => 0 });
+    await expect(client.ops.getAccount()).resolves.toMatchObject({ alias: "demo" });
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(3_000);
+    expect(sleeps[0]).toBeLessThan(4_000);
+    expect(client.stats.rateLimitWaits).toBe(1);
+  });
+
+  it("fails at once, saying so, when the Retry-After is past the operation's deadline", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 503, { message: "maintenance" }, { "retry-after": "120" });
+    });
+    const { client, sleeps } = clientFor(server.url);
+    const err = await client.ops.getAccount().catch((e) => e);
+    expect(err.message).toMatch(
+      /^getAccount: HTTP 503: maintenance; it asks to retry after 120 s, past the operation's deadline \([\d.]+ s left of mediahost:operationTimeoutSeconds, 30 s\)$/,
+    );
+    expect(sleeps).toEqual([]);
+    expect(server.calls("/v2/account")).toBe(1);
+  });
+
+  it("a 5xx without a Retry-After on a call that must not be repeated still fails as unsure", async () => {
+    const state = { issued: 0 };
+    server = await startServer((req, res) => {
+      if (tokenEndpoint(req, res, state)) return;
+      json(res, 503, { message: "busy" });
+    });
+    const { client } = clientFor(server.url);
+    await expect(client.ops.startZip({ body: { filenames: ["/a"] } })).rejects.toThrow(
+      "startZip: may have been applied (HTTP 503: busy): check whether a ZIP job started",
+    );
+    expect(server.calls("/v2/files/zip")).toBe(1);
   });
 
   it("stops after maxAttempts with the last status", async () => {

@@ -18,7 +18,14 @@ beforeEach(async () => {
 });
 // a reset keeps the fault settings: each test lifts its own
 afterEach(async () => {
-  await api.faults({ faultRate: 0, dropRate: 0, latencyMs: 0, tokenTtlSeconds: null, seed: 1 });
+  await api.faults({
+    faultRate: 0,
+    dropRate: 0,
+    latencyMs: 0,
+    tokenTtlSeconds: null,
+    seed: 1,
+    unavailable: { seconds: 0 },
+  });
 });
 
 describe("POST /_emulator/faults", () => {
@@ -49,6 +56,39 @@ describe("POST /_emulator/faults", () => {
     // applied: the repeat finds the folder there
     const again = await api.post("/v2/files/mkdir", undefined, { dirname: "/lost" }, { token });
     expect(again.body).toEqual({ name: "RiakFsError", message: "Path already exists: /lost" });
+  });
+
+  it("unavailable refuses every call with 503 and a Retry-After for its window, opening on the next write", async () => {
+    const token = await api.token();
+    await api.faults({ unavailable: { seconds: 2, on: "write" } });
+    // reads go through until a write opens the window
+    expect((await api.get("/v2/account", undefined, { token })).status).toBe(200);
+    const refused = await api.post("/v2/files/mkdir", undefined, { dirname: "/later" }, { token });
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(2);
+    expect((await api.get("/v2/account", undefined, { token })).status).toBe(503);
+    // refused before the service saw it: nothing was made
+    const tree = (await api.state("demo")).tree as { path: string }[];
+    expect(tree.map((e) => e.path)).not.toContain("/later");
+    await sleep(2_100);
+    expect((await api.post("/v2/files/mkdir", undefined, { dirname: "/later" }, { token })).status).toBe(200);
+  });
+
+  it("unavailable's Retry-After may be an HTTP date, or absent", async () => {
+    const token = await api.token();
+    await api.faults({ unavailable: { seconds: 3, retryAfter: "date" } });
+    const dated = await api.get("/v2/account", undefined, { token });
+    expect(dated.status).toBe(503);
+    const at = Date.parse(dated.headers.get("retry-after") ?? "");
+    expect(at - Date.now()).toBeGreaterThan(1_000);
+    expect(at - Date.now()).toBeLessThanOrEqual(3_000);
+    await api.faults({ unavailable: { seconds: 1, retryAfter: "none" } });
+    const bare = await api.get("/v2/account", undefined, { token });
+    expect(bare.status).toBe(503);
+    expect(bare.headers.get("retry-after")).toBeNull();
+    await api.faults({ unavailable: { seconds: 0 } });
+    expect((await api.get("/v2/account", undefined, { token })).status).toBe(200);
   });
 
   it("faultRate answers 500, 503 or drops the connection, the same way again for the same seed", async () => {
