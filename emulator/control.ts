@@ -36,6 +36,7 @@ const FaultsBody = z.strictObject({
   tokenTtlSeconds: z.number().int().min(1).nullable().optional(),
   seed: z.number().int().optional(),
   dropAfterApply: z.strictObject({ operation: z.string().min(1), count: z.number().int().min(0) }).optional(),
+  badGateway: z.strictObject({ operation: z.string().min(1), count: z.number().int().min(0) }).optional(),
   unavailable: z
     .strictObject({
       seconds: z.number().min(0).max(3600),

@@ -45,6 +45,8 @@ export class Faults {
   settings: FaultSettings;
   private random: () => number;
   private readonly dropAfter = new Map<string, number>();
+  /** Calls a gateway in front answers with 502 before the service sees them, per operation. */
+  private readonly badGateway = new Map<string, number>();
   /** A window armed to open on its next call, or open until `until` (ms since epoch). */
   private unavailable?: Unavailable & { until?: number };
 
@@ -57,9 +59,11 @@ export class Faults {
     change: Partial<FaultSettings> & {
       dropAfterApply?: { operation: string; count: number };
       unavailable?: Partial<Unavailable> & { seconds: number };
+      badGateway?: { operation: string; count: number };
     },
   ): void {
-    const { dropAfterApply, unavailable, ...rest } = change;
+    const { dropAfterApply, unavailable, badGateway, ...rest } = change;
+    if (badGateway) this.badGateway.set(badGateway.operation, badGateway.count);
     this.settings = { ...this.settings, ...rest };
     if (rest.seed !== undefined) this.random = generator(rest.seed);
     if (dropAfterApply) this.dropAfter.set(dropAfterApply.operation, dropAfterApply.count);
@@ -108,11 +112,12 @@ export class Faults {
 
   /** True when this applied call of `operation` must lose its response. */
   takeDropAfterApply(operation: string): boolean {
-    const left = this.dropAfter.get(operation);
-    if (!left) return false;
-    if (left <= 1) this.dropAfter.delete(operation);
-    else this.dropAfter.set(operation, left - 1);
-    return true;
+    return take(this.dropAfter, operation);
+  }
+
+  /** True when a gateway must answer this call of `operation` with 502 before the service sees it. */
+  takeBadGateway(operation: string | null): boolean {
+    return operation !== null && take(this.badGateway, operation);
   }
 
   /** What POST /_emulator/faults answers: the settings in force, pending lost responses included. */
@@ -121,6 +126,7 @@ export class Faults {
     return {
       ...this.settings,
       dropAfterApply: Object.fromEntries(this.dropAfter),
+      badGateway: Object.fromEntries(this.badGateway),
       ...(window
         ? {
             unavailable: {
@@ -133,4 +139,13 @@ export class Faults {
         : {}),
     };
   }
+}
+
+/** Counts one of `operation`'s calls off `counts`: true while some were left. */
+function take(counts: Map<string, number>, operation: string): boolean {
+  const left = counts.get(operation);
+  if (!left) return false;
+  if (left <= 1) counts.delete(operation);
+  else counts.set(operation, left - 1);
+  return true;
 }

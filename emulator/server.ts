@@ -245,7 +245,7 @@ export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
     if (fault?.kind === "drop") return drop(ctx, request, reply, 0);
     if (fault) return reply.code(fault.status).send(httpError(fault.status, "Injected fault").body);
     // a gateway in front of the service: the call never reaches it
-    if (ctx.plays("gateway-502") && ++ctx.apiCalls % 4 === 0)
+    if (ctx.faults.takeBadGateway(operation) || (ctx.plays("gateway-502") && ++ctx.apiCalls % 4 === 0))
       return reply.code(502).type("text/html").send(GATEWAY_PAGE);
   });
 

@@ -65,6 +65,7 @@ const REPEATS: Record<string, string> = {
   idempotent: "repeated",
   conflictMeansDone: "repeated; the conflict proves it",
   checkFirst: "looked for first",
+  repeatable: "repeated: the same when done twice",
   never: "never: fails saying what to check",
 };
 

@@ -15,13 +15,18 @@ import type { z } from "zod";
  *   gone) counts as the earlier attempt's success (`done` tells which answers; mkdir, deletes).
  * - `checkFirst`: before repeating, `applied` asks the service whether the earlier attempt took
  *   (rename: the source gone and the target there); if it did, the call is done.
- * - `never`: a repeat could do the work twice (start a second job, fetch again, skip a scroll
- *   page), so the call fails with "may have been applied: check <check>" instead.
+ * - `repeatable`: a job whose effect is the same when done twice (a batch delete: a second job
+ *   finds less or nothing), so it is repeated after a lost answer or a gateway's 5xx; `effect`
+ *   says why, for docs/api.md.
+ * - `never`: a repeat adds something a second time (a second ZIP, spin or export, a fetch again,
+ *   a skipped scroll page), so the call fails with "may have been applied: check <check>" instead.
+ * Every call that starts a job or fetches is `repeatable` or `never` (test/unit/operation-table.test.ts).
  */
 export type RetryRule =
   | { kind: "idempotent" }
   | { kind: "conflictMeansDone"; conflict: "exists" | "missing"; done?: (message: string) => boolean }
   | { kind: "checkFirst"; applied: (read: ApplyCheck, input: OperationCall) => Promise<boolean> }
+  | { kind: "repeatable"; effect: string }
   | { kind: "never"; check: (input: OperationCall) => string };
 
 /** A call's input as the policy's functions see it. */
@@ -157,11 +162,8 @@ export const policies = {
   },
   getModel2GlbJob: jobPoll,
   startBatchDelete: {
-    // a repeat starts a second job against a counter of 25 an hour
-    retry: never(({ body }) => {
-      const paths = (body as { filenames?: string[] } | undefined)?.filenames ?? [];
-      return `whether ${paths.slice(0, 3).join(", ")}${paths.length > 3 ? ", ..." : ""} still exist (a batch delete job may have started)`;
-    }),
+    // a second job costs one of the counter's 25 an hour; a delete that never ends costs a run
+    retry: { kind: "repeatable", effect: "a second job finds less to delete, or nothing" },
   },
   getBatchDeleteJob: jobPoll,
   getApproval: { retry: idempotent, subject: byFilename },

@@ -160,19 +160,8 @@ export const folder = defineKind({
           "failed move — set the path back to undo the move.",
       );
     }
-    let job: string | undefined;
-    try {
-      job = (await ctx.client.ops.startBatchDelete({ body: { filenames: [path] } })).id;
-    } catch (err) {
-      // the job may have started without our hearing of it: a job is not started twice (its
-      // counter allows 25 an hour); whether the folder empties says whether it ran
-      if (!(err instanceof MediahostError && err.kind === "unsure")) throw err;
-      ctx.warn(`Folder ${path}: ${err.message}; waiting to see whether the folder empties`);
-      for (let i = 0; i < 20 && !(await deleteIfEmpty(ctx, path)); i++)
-        await new Promise((r) => setTimeout(r, 500));
-      if (await deleteIfEmpty(ctx, path)) return;
-      throw err;
-    }
+    // a start whose answer was lost is started again (policy.ts: a second job finds less)
+    const { id: job } = await ctx.client.ops.startBatchDelete({ body: { filenames: [path] } });
     ctx.info(`Folder ${path}: emptying with batch delete job ${job}`);
     await waitForJob(ctx.client, "batchDelete", job, {
       onProgress: (s) => ctx.info(`Folder ${path}: batch delete ${Math.round(s.progress)}%`),

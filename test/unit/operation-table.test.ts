@@ -3,7 +3,7 @@
 // is harmless (or first checked, or recognised as done), and fails saying what to check where it
 // is not; every credential the table marks never reaches an error message.
 
-import { type OperationName, type OperationSpec, operations } from "mediahost-contract";
+import { type OperationName, type OperationSpec, operations, schemas } from "mediahost-contract";
 import { describe, expect, it } from "vitest";
 import { samples } from "../../emulator/test/contract/helpers/samples";
 import { MediahostClient, MediahostError, TokenCache } from "../../provider/client";
@@ -35,10 +35,31 @@ describe("the operation table", () => {
     for (const name of names) {
       const spec: OperationSpec = operations[name];
       const { retry } = policies[name];
-      expect(["idempotent", "conflictMeansDone", "checkFirst", "never"], name).toContain(retry.kind);
+      expect(["idempotent", "conflictMeansDone", "checkFirst", "repeatable", "never"], name).toContain(
+        retry.kind,
+      );
       if (spec.method === "GET") expect(retry.kind, `${name} reads`).toBe("idempotent");
       if (retry.kind === "never") expect(retry.check(samples[name] as never), name).toMatch(/\w/);
+      if (retry.kind === "repeatable") expect(retry.effect, name).toMatch(/\w/);
     }
+  });
+
+  it("classes every call that starts a job or fetches: repeatable (the same done twice) or not (it adds)", () => {
+    const starts = names.filter(
+      (n) =>
+        (operations[n] as OperationSpec).response === schemas.JobCreated || /fetch|^spin2|scroll/i.test(n),
+    );
+    const classes = Object.fromEntries(starts.map((n) => [n, policies[n].retry.kind]));
+    expect(classes).toEqual({
+      startRemoveBackground: "never", // a new image
+      startZip: "never", // a second archive
+      startModel2Glb: "never", // a second model
+      startBatchDelete: "repeatable", // a second job finds less, or nothing
+      fetch: "never", // fetched again, against the fetch counters
+      searchScroll: "never", // the cursor moves: a page skipped
+      spin2marketplaceA360: "never", // a second export
+      spin2marketplaceB360: "never",
+    });
   });
 
   it.each(names)("%s: an attempt whose answer is lost is repeated only as its rule says", async (name) => {

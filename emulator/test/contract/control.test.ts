@@ -58,6 +58,17 @@ describe("POST /_emulator/faults", () => {
     expect(again.body).toEqual({ name: "RiakFsError", message: "Path already exists: /lost" });
   });
 
+  it("badGateway answers the next calls of an operation with a gateway's 502 page, before the service sees them", async () => {
+    const token = await api.token();
+    await api.faults({ badGateway: { operation: "mkdir", count: 1 } });
+    const bad = await api.post("/v2/files/mkdir", undefined, { dirname: "/gw" }, { token });
+    expect(bad.status).toBe(502);
+    expect(bad.text).toContain("502 Bad Gateway");
+    const tree = (await api.state("demo")).tree as { path: string }[];
+    expect(tree.map((e) => e.path)).not.toContain("/gw");
+    expect((await api.post("/v2/files/mkdir", undefined, { dirname: "/gw" }, { token })).status).toBe(200);
+  });
+
   it("unavailable refuses every call with 503 and a Retry-After for its window, opening on the next write", async () => {
     const token = await api.token();
     await api.faults({ unavailable: { seconds: 2, on: "write" } });
