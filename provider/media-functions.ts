@@ -4,7 +4,7 @@
 // the client, which honours the rate-limit counters (search's and the statistics' own included).
 import { schemas } from "mediahost-contract";
 import { z } from "zod";
-import { type MediahostClient, ProviderError } from "./client";
+import { type MediahostClient, ProviderError, searchHits } from "./client";
 import { define } from "./data-function";
 import { ManagedPath } from "./resources/schema";
 
@@ -46,28 +46,15 @@ const PAGE = 100;
 /** What `searchFiles` returns of a hit: its `_source`, as documented. */
 const FoundFile = schemas.SearchHit.shape._source;
 
-/**
- * The first `limit` hits of a search: one page when they fit in it, otherwise scrolling page by
- * page (a scroll reaches past the 1,000 a plain search stops at). The service documents no call
- * that closes a scroll: it ends when the last page is in or the limit is reached, and no scroll
- * call is made past it (each one counts `rest:post:files:search:scroll`).
- */
+/** The first `limit` hits of a search: paged up to 1,000, scrolled past (client/helpers.ts). */
 async function search(
   client: MediahostClient,
   query: string,
   sort: Record<string, "asc" | "desc"> | undefined,
   limit: number,
 ): Promise<{ total: number; files: z.output<typeof FoundFile>[] }> {
-  const size = Math.min(PAGE, limit);
-  const scroll = limit > size;
-  let page = await client.ops.search({ body: { query, size, ...(sort ? { sort } : {}), scroll } });
-  const total = page.total;
-  const files = page.hits.slice(0, limit).map((h) => h._source);
-  while (scroll && files.length < limit && page.scrollId && page.hits.length > 0) {
-    page = await client.ops.searchScroll({ body: { scrollId: page.scrollId } });
-    files.push(...page.hits.slice(0, limit - files.length).map((h) => h._source));
-  }
-  return { total, files };
+  const { total, hits } = await searchHits(client, { query, ...(sort ? { sort } : {}) }, limit, PAGE);
+  return { total, files: hits.map((h) => h._source) };
 }
 
 export const mediaFunctions = {

@@ -1,5 +1,5 @@
 // Multi-call helpers over the typed client: folder listings that follow `continuation`,
-// search that scrolls past one page, and polling of asynchronous jobs.
+// search that pages (and scrolls only past 1,000 hits), and polling of asynchronous jobs.
 import type { schemas } from "mediahost-contract";
 import type { MediahostClient } from "./client";
 import { MediahostError } from "./errors";
@@ -18,18 +18,42 @@ export async function* listFolder(client: MediahostClient, dirname: string): Asy
   } while (continuation);
 }
 
-/** Every search hit for `query`, scrolling page by page. */
-export async function* searchAll(
+/** Hits a plain search reaches with `from`/`size` (docs/api.md#search). */
+export const PAGED_MAX = 1000;
+
+/**
+ * The first `limit` hits of a search, and how many there are. Up to 1,000 it pages with
+ * `from`/`size`: plain searches, repeated like any read after a lost answer. Only when both the
+ * limit and the hits go past 1,000 does it scroll (the first call asks for a scroll then, so as
+ * not to search twice): a scroll call moves the service's cursor, so it is never repeated, and
+ * counts `rest:post:files:search:scroll`. The service documents no call that closes a scroll: it
+ * ends when the last page is in or the limit is reached, and no call is made past it.
+ */
+export async function searchHits(
   client: MediahostClient,
-  query: string,
+  request: { query: string; sort?: Record<string, "asc" | "desc"> },
+  limit: number,
   pageSize = 100,
-): AsyncGenerator<SearchHit> {
-  let page = await client.ops.search({ body: { query, size: pageSize, scroll: true } });
-  for (;;) {
-    yield* page.hits;
-    if (!page.scrollId || page.hits.length === 0) return;
-    page = await client.ops.searchScroll({ body: { scrollId: page.scrollId } });
+): Promise<{ total: number; hits: SearchHit[] }> {
+  const size = Math.min(pageSize, limit);
+  const body = { ...request, size };
+  let page = await client.ops.search({ body: { ...body, ...(limit > PAGED_MAX ? { scroll: true } : {}) } });
+  const total = page.total;
+  const wanted = Math.min(limit, total);
+  const hits = page.hits.slice(0, wanted);
+  if (wanted > PAGED_MAX) {
+    while (hits.length < wanted && page.scrollId && page.hits.length > 0) {
+      page = await client.ops.searchScroll({ body: { scrollId: page.scrollId } });
+      hits.push(...page.hits.slice(0, wanted - hits.length));
+    }
+    return { total, hits };
   }
+  while (hits.length < wanted && page.hits.length > 0) {
+    const from = hits.length;
+    page = await client.ops.search({ body: { ...body, from, size: Math.min(size, wanted - from) } });
+    hits.push(...page.hits.slice(0, wanted - hits.length));
+  }
+  return { total, hits };
 }
 
 export type JobKind = "zip" | "batchDelete";

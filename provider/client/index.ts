@@ -7,6 +7,6 @@ export {
   USER_AGENT,
 } from "./client";
 export { MediahostError, type MediahostErrorKind, ProviderError } from "./errors";
-export { type JobKind, jobFinished, listFolder, searchAll, waitForJob } from "./helpers";
+export { type JobKind, jobFinished, listFolder, searchHits, waitForJob } from "./helpers";
 export { type CounterState, countersFromHeaders } from "./rate-limits";
 export { sharedTokenCache, TokenCache } from "./tokens";

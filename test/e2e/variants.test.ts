@@ -2,8 +2,9 @@
 // fact docs/api.md marks [likely] or [unknown] (emulator/variants.ts), grouped into a few runs
 // (helpers/variant-runs.ts). Each run, on each face, takes a program touching every kind through
 // up (the account holds what it says), a quiet refresh preview, a change that keeps what it does
-// not manage (set out of band, by another writer), another quiet refresh preview, and destroy;
-// no secret reaches the state.
+// not manage (set out of band, by another writer), another quiet refresh preview, and destroy (a
+// forced folder's batch delete behind the gateway meeting a 502 and a lost answer included); no
+// secret reaches the state.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorState } from "../../emulator/index";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
@@ -112,8 +113,30 @@ describe("both faces under every variant of the service", async () => {
         });
 
         it("destroy leaves nothing of the program, and everything of the other writer", async () => {
+          // a forced folder holding a file the program does not know: emptied by the batch delete
+          await p.api.ops.upload({
+            query: { filename: "/v/full/other.txt" },
+            body: { bytes: new TextEncoder().encode("other\n"), contentType: "text/plain" },
+          });
+          const gateway = run.variants.includes("gateway-502");
+          // behind the gateway, the job's start surely meets it, then loses an answer it applied
+          if (gateway) {
+            await p.emulator.control.setFaults({
+              badGateway: { operation: "startBatchDelete", count: 1 },
+              dropAfterApply: { operation: "startBatchDelete", count: 1 },
+            });
+          }
+          const since = p.emulator.control.requests(0).next;
           const destroyed = await p.stack.destroy();
           expect(destroyed.summary.result).toBe("succeeded");
+          const starts = p.emulator.control
+            .requests(since)
+            .requests.filter((r) => r.operation === "startBatchDelete")
+            .map((r) => (r.dropped ? "lost" : r.status));
+          // started again after each, and once more only after a 502 (the gateway's one in four)
+          if (gateway) expect(starts.slice(0, 2)).toEqual([502, "lost"]);
+          expect(starts.filter((s) => s === 200)).toEqual([200]);
+          expect(starts.at(-1)).toBe(200);
           const s = state();
           expect(paths().sort()).toEqual(["/keep", "/keep/k.txt"]);
           expect(s.subAccounts).not.toContain("vsub-e2e");

@@ -1,5 +1,6 @@
 // The data functions over media (provider/media-functions.ts) against the emulator over HTTP:
-// signed URLs with their key kept out of every text, search past 1,000 by scrolling, statistics.
+// signed URLs with their key kept out of every text, search paged up to 1,000 and scrolled past it,
+// statistics.
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MediahostClient, TokenCache } from "../../provider/client";
@@ -28,6 +29,16 @@ beforeEach(async () => {
   h.mark();
   events.length = 0;
 });
+
+/** A client that never waits for a rate limit's reset. */
+const limitedClient = () =>
+  new MediahostClient({
+    baseUrl: h.emulator.url,
+    clientId: "demo-client",
+    clientSecret: "demo-secret",
+    tokenCache: new TokenCache(),
+    maxRateLimitWaitMs: 0,
+  });
 
 const KEY = "protect-key-5e2d9a";
 
@@ -105,6 +116,26 @@ describe("searchFiles", () => {
     // 11 pages of 100: one search and 10 scroll calls
     expect(h.calls()).toMatchObject({ search: 1, searchScroll: 10 });
 
+    // up to 1,000 (the default limit), pages with from/size: no scroll call
+    h.mark();
+    const paged = (await fn.run(
+      client(),
+      argumentsOf("searchFiles", fn, { query: "dirname:\\/s", sort: { "filename.raw": "asc" } }),
+    )) as { files: { filename: string }[] };
+    expect(paged.files.map((f) => f.filename)).toEqual(all.files.slice(0, 1000).map((f) => f.filename));
+    expect(h.calls()).toEqual({ token: 1, search: 10 });
+
+    // past 1,000, the scroll counter used up: the scroll is refused, and not sent again
+    await h.emulator.control.setLimit({ counter: "rest:post:files:search:scroll", limit: 5, used: 5 });
+    h.mark();
+    const err = (await fn
+      .run(limitedClient(), argumentsOf("searchFiles", fn, { query: "dirname:\\/s", limit: 1100 }))
+      .catch((e) => e)) as Error;
+    expect(err.message).toMatch(
+      /searchScroll: rate limit exceeded for counter rest:post:files:search:scroll/,
+    );
+    expect(h.calls()).toMatchObject({ search: 1, searchScroll: 1 });
+
     h.mark();
     const few = (await fn.run(
       client(),
@@ -124,28 +155,19 @@ describe("searchFiles", () => {
 });
 
 describe("searchFiles within the rate limits", () => {
-  it("fails naming the scroll counter once it is used up, without waiting past the client's bound", async () => {
+  it("below 1,000 hits, spends the search counter only, and fails naming it once used up", async () => {
     const api = h.api();
     await Promise.all(Array.from({ length: 150 }, (_, i) => putFile(api, `/r/f${i}.txt`, "x")));
-    await h.emulator.control.setLimit({ counter: "rest:post:files:search:scroll", limit: 5, used: 5 });
+    await h.emulator.control.setLimit({ counter: "rest:post:files:search", limit: 1, used: 0 });
     const fn = dataFunctions.searchFiles;
-    const limited = new MediahostClient({
-      baseUrl: h.emulator.url,
-      clientId: "demo-client",
-      clientSecret: "demo-secret",
-      tokenCache: new TokenCache(),
-      maxRateLimitWaitMs: 0,
-    });
     h.mark();
     const err = (await fn
-      .run(limited, argumentsOf("searchFiles", fn, { query: "dirname:\\/r", limit: 150 }))
+      .run(limitedClient(), argumentsOf("searchFiles", fn, { query: "dirname:\\/r", limit: 5000 }))
       .catch((e) => e)) as Error;
-    expect(err.message).toMatch(
-      /searchScroll: rate limit exceeded for counter rest:post:files:search:scroll/,
-    );
-    // one page fits the plain search's counter; the refused scroll was not sent again
-    expect(h.calls()).toMatchObject({ search: 1 });
-    await h.emulator.control.setLimit({ counter: "rest:post:files:search:scroll", limit: 2000, used: 0 });
+    expect(err.message).toMatch(/^search: rate limit exceeded for counter rest:post:files:search/);
+    // the first page, then its second refused: no scroll call
+    expect(h.calls()).toEqual({ token: 1, search: 2 });
+    await h.emulator.control.setLimit({ counter: "rest:post:files:search", limit: 1000, used: 0 });
   });
 });
 

@@ -5,7 +5,7 @@ import {
   MediahostClient,
   MediahostError,
   normalizeBaseUrl,
-  searchAll,
+  searchHits,
   TokenCache,
   waitForJob,
 } from "../../provider/client";
@@ -570,8 +570,9 @@ describe("helpers", () => {
     expect(server.calls("/v2/files/readdir")).toBe(3);
   });
 
-  it("scrolls a search past its first page until the hits run out", async () => {
-    const state = { issued: 0 };
+  /** A search service of `total` hits: pages by from/size, scrolls by a cursor; the first answer of `lose` is lost. */
+  function searchService(total: number, lose?: { from: number }) {
+    const state = { issued: 0, lost: false };
     const hit = (n: number) => ({
       _index: "files",
       _type: "_doc",
@@ -589,22 +590,78 @@ describe("helpers", () => {
         size: 1,
       },
     });
-    server = await startServer((req, res) => {
+    const page = (from: number, size: number) =>
+      Array.from({ length: Math.max(0, Math.min(size, total - from)) }, (_, i) => hit(from + i));
+    return async (req: Recorded, res: import("node:http").ServerResponse) => {
       if (tokenEndpoint(req, res, state)) return;
-      const body = JSON.parse(req.body) as { query?: string; scroll?: boolean; scrollId?: string };
-      // the first page from the search, the next ones from the scroll operation
-      expect(req.path).toBe(body.scrollId ? "/v2/files/search/scroll" : "/v2/files/search");
-      const page = body.scrollId ? Number(body.scrollId) : 0;
-      const hits = page < 2 ? Array.from({ length: 2 }, (_, i) => hit(page * 2 + i)) : [];
-      json(res, 200, { hits, total: 4, scrollId: String(page + 1) });
-    });
-    const ids: string[] = [];
-    for await (const h of searchAll(clientFor(server.url).client, "jpg", 2)) ids.push(h._id);
-    expect(ids).toEqual(["h0", "h1", "h2", "h3"]);
+      const body = JSON.parse(req.body) as {
+        from?: number;
+        size: number;
+        scroll?: boolean;
+        scrollId?: string;
+      };
+      if (lose && body.from === lose.from && !state.lost) {
+        state.lost = true;
+        return void res.socket?.destroy();
+      }
+      if (req.path === "/v2/files/search/scroll") {
+        const [from, size] = String(body.scrollId).split(":").map(Number) as [number, number];
+        const next = from + size < total ? { scrollId: `${from + size}:${size}` } : {};
+        return json(res, 200, { hits: page(from, size), total, ...next });
+      }
+      const from = body.from ?? 0;
+      const next =
+        body.scroll && from + body.size < total ? { scrollId: `${from + body.size}:${body.size}` } : {};
+      json(res, 200, { hits: page(from, body.size), total, ...next });
+    };
+  }
+  const perCounter = (requests: Recorded[]) => ({
+    search: requests.filter((r) => r.path === "/v2/files/search").length,
+    scroll: requests.filter((r) => r.path === "/v2/files/search/scroll").length,
+  });
+
+  it("pages a search below 1,000 hits with from/size, and repeats a page whose answer was lost", async () => {
+    server = await startServer(searchService(250, { from: 100 }));
+    const { total, hits } = await searchHits(clientFor(server.url).client, { query: "jpg" }, 1000);
+    expect(total).toBe(250);
+    expect(hits.map((h) => h._id)).toEqual(Array.from({ length: 250 }, (_, i) => `h${i}`));
     const bodies = server.requests
-      .filter((r) => r.path.startsWith("/v2/files/search"))
+      .filter((r) => r.path === "/v2/files/search")
       .map((r) => JSON.parse(r.body));
-    expect(bodies).toEqual([{ query: "jpg", size: 2, scroll: true }, { scrollId: "1" }, { scrollId: "2" }]);
+    expect(bodies).toEqual([
+      { query: "jpg", size: 100 },
+      { query: "jpg", size: 100, from: 100 }, // lost, and repeated
+      { query: "jpg", size: 100, from: 100 },
+      { query: "jpg", size: 50, from: 200 },
+    ]);
+    expect(perCounter(server.requests)).toEqual({ search: 4, scroll: 0 });
+  });
+
+  it("a limit past 1,000 on fewer hits asks for a scroll once, and pages all the same", async () => {
+    server = await startServer(searchService(250));
+    const { hits } = await searchHits(clientFor(server.url).client, { query: "jpg" }, 5000);
+    expect(hits).toHaveLength(250);
+    expect(JSON.parse(server.requests.find((r) => r.path === "/v2/files/search")?.body ?? "")).toEqual({
+      query: "jpg",
+      size: 100,
+      scroll: true,
+    });
+    expect(perCounter(server.requests)).toEqual({ search: 3, scroll: 0 });
+  });
+
+  it("scrolls only when both the limit and the hits pass 1,000, and stops at the limit", async () => {
+    server = await startServer(searchService(1150));
+    const { total, hits } = await searchHits(clientFor(server.url).client, { query: "jpg" }, 1100);
+    expect(total).toBe(1150);
+    expect(hits.map((h) => h._id)).toEqual(Array.from({ length: 1100 }, (_, i) => `h${i}`));
+    expect(perCounter(server.requests)).toEqual({ search: 1, scroll: 10 });
+  });
+
+  it("with the limit at 1,000 and more hits, pages the first 1,000 and never scrolls", async () => {
+    server = await startServer(searchService(1150));
+    const { hits } = await searchHits(clientFor(server.url).client, { query: "jpg" }, 1000);
+    expect(hits).toHaveLength(1000);
+    expect(perCounter(server.requests)).toEqual({ search: 10, scroll: 0 });
   });
 
   it("polls a job until done and reports progress", async () => {

@@ -28,6 +28,8 @@ new mediahost.SubAccount("vsub", { alias: "vsub-e2e" });
 const root = new mediahost.Folder("v", { path: "/v" });
 const a = new mediahost.Folder("v-a", { path: pulumi.interpolate`${root.path}/a` });
 const b = new mediahost.Folder("v-a-b", { path: pulumi.interpolate`${a.path}/b` });
+// destroyed with whatever others put in it: the batch delete job
+new mediahost.Folder("v-full", { path: pulumi.interpolate`${root.path}/full`, forceDestroy: true });
 new mediahost.FolderOptions("v-a-options", {
   path: a.path,
   scanSpins: true,
