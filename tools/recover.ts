@@ -5,13 +5,17 @@
 // runner, as *pending creates*: this command turns them into knowledge the next `up` acts on.
 //
 //   1. repairs a local file backend the kill left unreadable (an emptied `.attrs` side file), and
-//      releases the lock the killed run left (`pulumi cancel`);
+//      releases the lock the killed run left, and only that: a lock is released when its holder
+//      is shown dead (this host, its process gone) or nothing moved for --lock-timeout; a live
+//      one is waited for (--wait) or named in the one-line failure (tools/lib/locks.ts);
 //   2. reads the stack's pending creates (`pulumi stack export`; secrets stay encrypted);
 //   3. for each pending create of the dynamic face's resources, notes in this machine's stack
 //      journal (provider/journal.ts) that the stack was creating that object: the next `up`
 //      takes over what the killed run made, without `adopt`, and creates what it did not;
 //      objects anyone else made still need `adopt`;
-//   4. drops the pending creates from the state (`pulumi stack import` of the same deployment);
+//   4. drops the pending creates from the state (`pulumi stack import` of the same deployment),
+//      only if the state is still the one it read (exported again just before): else it writes
+//      nothing and says so;
 //   5. imports each object of a native resource's pending create that exists (`pulumi import
 //      --file`, under the resource's own URN: the native provider reads it by its id), which is
 //      what `pulumi refresh --import-pending-creates` should do and, in CLI 3.259, does not. A
@@ -21,15 +25,17 @@
 //
 // With --print it only lists the pending creates and what it would do. Progress goes to stderr.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Face } from "../provider/face";
 import { kindByName } from "../provider/resources";
 import { describe } from "../provider/resources/kind";
 import { describeBackend } from "./lib/backend";
+import { type DiyStore, diyStore } from "./lib/diy-store";
 import { fileBackendDir, repairEmptyAttrs } from "./lib/file-backend";
+import { judge, lockDir, parseLock } from "./lib/locks";
 import {
   type Deployment,
   importDocument,
@@ -41,19 +47,24 @@ import {
 import { locatePulumi, pathWith } from "./lib/pulumi-cli";
 import { runMain } from "./lib/run";
 
-const USAGE = `Usage: mediahost-recover [--stack NAME] [--cwd DIR] [--pulumi PATH] [--print]
+const USAGE = `Usage: mediahost-recover [--stack NAME] [--cwd DIR] [--pulumi PATH] [--lock-timeout MINUTES]
+                         [--wait SECONDS] [--print]
 
 Run it once before \`pulumi up\` after an update of the stack was cancelled or killed midway, on
 any machine that shares the stack's backend (a fresh CI runner will do): it repairs a file://
 backend the kill left unreadable, releases the lock the interrupted run left, notes the objects
 that run had begun creating as this stack's (so that the next \`pulumi up\` takes over what it
 made, without \`adopt\`), and drops the pending creates from the state. Objects anyone else made
-still need \`adopt: true\`.
+still need \`adopt: true\`. A lock whose holder may still run is never released: recover waits for
+it (--wait) or fails naming it, and writes the state only if no other job saved it meanwhile.
 
-  --stack NAME    the stack (default: $PULUMI_STACK, or the stack selected in DIR)
-  --cwd DIR       the program's directory, holding Pulumi.yaml (default: .)
-  --pulumi PATH   the pulumi CLI (default: pulumi on PATH, then $PULUMI_HOME/bin, then ~/.pulumi/bin)
-  --print         list the pending creates and what would be done; change nothing
+  --stack NAME            the stack (default: $PULUMI_STACK, or the stack selected in DIR)
+  --cwd DIR               the program's directory, holding Pulumi.yaml (default: .)
+  --pulumi PATH           the pulumi CLI (default: pulumi on PATH, then $PULUMI_HOME/bin, then ~/.pulumi/bin)
+  --lock-timeout MINUTES  release a lock whose holder is not shown dead once neither it nor a save of
+                          the state is newer than this (default: 360, longer than a CI job runs)
+  --wait SECONDS          wait this long for a live lock to be released before failing (default: 0)
+  --print                 list the pending creates and what would be done; change nothing
 
 The stack's secrets provider needs what it always needs (e.g. PULUMI_CONFIG_PASSPHRASE).`;
 
@@ -117,6 +128,8 @@ async function main(argv: string[]): Promise<number> {
       cwd: { type: "string" },
       pulumi: { type: "string" },
       print: { type: "boolean", default: false },
+      "lock-timeout": { type: "string", default: "360" },
+      wait: { type: "string", default: "0" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -124,6 +137,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const boundMs = Number(values["lock-timeout"]) * 60_000;
+  const waitMs = Number(values.wait) * 1000;
+  if (!(boundMs > 0))
+    throw new Error(`--lock-timeout: must be a number of minutes above 0, got ${values["lock-timeout"]}`);
+  if (!(waitMs >= 0)) throw new Error(`--wait: must be a number of seconds, got ${values.wait}`);
   const cwd = resolve(values.cwd ?? ".");
   const stack = values.stack ?? process.env.PULUMI_STACK;
   const cli = cliAt(locatePulumi(values.pulumi).binary, cwd, stack);
@@ -143,13 +161,29 @@ async function main(argv: string[]): Promise<number> {
           `removed ${file}: the interrupted run left it empty, and the backend could not load the stack`,
         );
     }
-    // a lock left by the killed run: released (nothing to release is fine too)
-    await cli.run(["cancel", "--yes"]).then(
-      () => progress(`released the lock the interrupted update left on ${where}`),
-      () => progress(`no update in progress to cancel on ${where}`),
+  }
+  const store = diyStore(backendUrl);
+  const project = await projectName(cwd);
+  const exportState = () => cli.run(["stack", "export"]);
+  let exported = await exportState();
+  if (!values.print && store && project && name) {
+    exported = await releaseLocks({
+      store,
+      project,
+      stack: name,
+      where,
+      boundMs,
+      waitMs,
+      exportState,
+      exported,
+    });
+  } else if (!values.print) {
+    progress(
+      `the locks on ${where} cannot be read from here: none released (\`pulumi cancel\` releases every lock, ` +
+        "a live update's too: only once no job of the stack runs)",
     );
   }
-  const deployment = JSON.parse(await cli.run(["stack", "export"])) as Deployment;
+  const deployment = JSON.parse(exported) as Deployment;
   const pending = pendingCreates(deployment);
   if (pending.all.length === 0) {
     progress("no pending creates: nothing to recover");
@@ -208,7 +242,15 @@ async function main(argv: string[]): Promise<number> {
   for (const other of pending.others) progress(`left as it is (not a pulumi-mediahost resource): ${other}`);
   if (values.print) return 0;
 
-  // the pending creates leave the state; nothing else of it changes
+  // the pending creates leave the state; nothing else of it changes, and nothing at all if another
+  // job saved it since it was read (the import takes the stack's lock: a running job refuses it)
+  if ((await exportState()) !== exported) {
+    progress(
+      `the state on ${where} changed since recover read it (another job saved it): wrote nothing to it; ` +
+        "run mediahost-recover again once that job has ended",
+    );
+    return 1;
+  }
   const dir = await mkdtemp(join(tmpdir(), "mediahost-recover-"));
   try {
     const file = join(dir, "deployment.json");
@@ -235,6 +277,85 @@ async function main(argv: string[]): Promise<number> {
   }
   progress(`run \`pulumi up\` now (stack ${name || "(selected)"} on ${where})`);
   return 0;
+}
+
+/** The project's name, from Pulumi.yaml in `cwd` (the locks are kept per project). */
+async function projectName(cwd: string): Promise<string | undefined> {
+  for (const file of ["Pulumi.yaml", "Pulumi.yml"]) {
+    const text = await readFile(join(cwd, file), "utf8").catch(() => undefined);
+    const name = text && /^name:\s*["']?([^"'\s#]+)/m.exec(text)?.[1];
+    if (name) return name;
+  }
+  return undefined;
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a process of another user holds the pid
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * Releases the stack's locks whose holder is shown dead or quiet past the bound, each by its own
+ * key (not `pulumi cancel`, which deletes a live update's too); waits up to `waitMs` for a live
+ * one to go, else fails naming it. Answers the state as exported after the last look.
+ */
+async function releaseLocks(o: {
+  store: DiyStore;
+  project: string;
+  stack: string;
+  where: string;
+  boundMs: number;
+  waitMs: number;
+  exportState: () => Promise<string>;
+  exported: string;
+}): Promise<string> {
+  const started = Date.now();
+  let exported = o.exported;
+  for (let waited = false; ; waited = true) {
+    const manifest = (JSON.parse(exported) as { deployment?: { manifest?: { time?: string } } }).deployment
+      ?.manifest?.time;
+    const seen = {
+      now: new Date(),
+      host: hostname(),
+      alive: isAlive,
+      savedAt: manifest ? new Date(manifest) : undefined,
+      boundMs: o.boundMs,
+    };
+    const locks = [];
+    for (const key of await o.store.list(lockDir(o.project, o.stack))) {
+      const text = await o.store.read(key);
+      if (text !== undefined) locks.push(parseLock(key, text));
+    }
+    const judged = locks.map((lock) => ({ lock, verdict: judge(lock, seen) }));
+    const live = judged.find((j) => !j.verdict.release);
+    if (live && Date.now() - started < o.waitMs) {
+      if (!waited) progress(`waiting for the update holding the lock ${live.verdict.text} on ${o.where}`);
+      await new Promise((r) => setTimeout(r, 2_000));
+      exported = await o.exportState();
+      continue;
+    }
+    if (live)
+      throw new Error(
+        `the stack is locked by an update that may still run: ${live.lock.key} ${live.verdict.text}; ` +
+          "nothing was released: run this again once it ends (--wait SECONDS waits for it), or, if that " +
+          "job is gone, with a --lock-timeout below its quiet time",
+      );
+    for (const { lock, verdict } of judged) {
+      await o.store.remove(lock.key);
+      progress(
+        verdict.release && verdict.why === "dead"
+          ? `released the lock an interrupted update left on ${o.where}: ${lock.key} ${verdict.text}`
+          : `released a lock that may be a live update's, on ${o.where}: ${lock.key} ${verdict.text}`,
+      );
+    }
+    if (judged.length === 0) progress(`no lock on ${o.where}`);
+    return judged.length === 0 ? exported : o.exportState();
+  }
 }
 
 runMain(main, progress);
