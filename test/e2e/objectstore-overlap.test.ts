@@ -21,8 +21,8 @@ const FOLDERS = 12;
 const ALIASES = 4;
 /** settings, web, its domain, the aliases, the sub-account, the folders, keep */
 const RESOURCES = 1 + 1 + 1 + ALIASES + 1 + FOLDERS + 1;
-/** C's recipe starts once the service has applied this many changes of B's `up`. */
-const MOMENTS = [1, 4, 8];
+/** C's recipe starts with B's (0), or once the service has applied this many changes of B's `up`. */
+const MOMENTS = [0, 1, 4, 8];
 
 interface SavedState {
   checkpoint: {
@@ -41,7 +41,7 @@ describe("overlapping jobs on an S3 object store: A killed holding the lock, B's
   let backend: ObjectStoreBackend;
   let p: Project;
   const runners: Runner[] = [];
-  const outcomes: { moment: number; c: Outcome; said: string }[] = [];
+  const outcomes: { moment: number; b: Outcome; c: Outcome; said: string }[] = [];
   const prefix = `overlap-${randomBytes(3).toString("hex")}`;
 
   const runner = async () => {
@@ -98,7 +98,8 @@ describe("overlapping jobs on an S3 object store: A killed holding the lock, B's
   });
 
   for (const moment of MOMENTS) {
-    it(`C starts after ${moment} change(s) of B's up: one more job converges, destroy leaves the account as it was`, async () => {
+    const when = moment === 0 ? "with B's recover" : `after ${moment} change(s) of B's up`;
+    it(`C starts ${when}: one more job converges, destroy leaves the account as it was`, async () => {
       const before = account();
       const lockDir = `${prefix}/.pulumi/locks/`;
 
@@ -118,37 +119,47 @@ describe("overlapping jobs on an S3 object store: A killed holding the lock, B's
       expect(killed.signal).toBe("SIGKILL");
       expect((await objects.list(lockDir)).length, "A's lock").toBe(1);
 
-      // B: the recipe; C: the recipe too, started while B's up runs
+      // B: the recipe; C: the recipe too, started with B's or while B's up runs
       const [b, c] = [await runner(), await runner()];
-      const bRecovered = await b.tool("recover", ["--stack", p.stack.name, "--cwd", b.dir, "--wait", "300"]);
-      expect(bRecovered.code, bRecovered.out).toBe(0);
-      expect(bRecovered.out).toMatch(
-        /released the lock an interrupted update left on s3:\/\/.*its process is gone/,
-      );
+      let bDone: Awaited<ReturnType<typeof recipe>>;
       let cJob: ReturnType<typeof recipe> | undefined;
-      let changes = 0;
-      const stopB = onApplied(
-        () => ++changes === moment,
-        () => {
-          cJob = recipe(c);
-        },
-      );
-      const bUp = await b.pulumi(["up", "--yes", "--skip-preview", "--stack", p.stack.name]).finally(stopB);
+      if (moment === 0) {
+        cJob = recipe(c);
+        bDone = await recipe(b);
+      } else {
+        const recovered = await b.tool("recover", ["--stack", p.stack.name, "--cwd", b.dir, "--wait", "300"]);
+        expect(recovered.code, recovered.out).toBe(0);
+        expect(recovered.out).toMatch(
+          /released the lock an interrupted update left on s3:\/\/.*its process is gone/,
+        );
+        let changes = 0;
+        const stopB = onApplied(
+          () => ++changes === moment,
+          () => {
+            cJob = recipe(c);
+          },
+        );
+        const up = await b.pulumi(["up", "--yes", "--skip-preview", "--stack", p.stack.name]).finally(stopB);
+        expect(up.code, up.out).toBe(0);
+        bDone = { recovered, up };
+      }
       const cDone = await (cJob ?? recipe(c));
-      expect(bUp.code, bUp.out).toBe(0);
-      expect(bUp.out).not.toMatch(/problem deleting the lock/);
-      const cOut = `${cDone.recovered.out}${cDone.up?.out ?? ""}`;
-      // recover never takes B's lock for an interrupted one
-      expect(cDone.recovered.out).not.toMatch(/released the lock/);
-      const outcome: Outcome =
-        cDone.recovered.code !== 0 || cDone.up?.code !== 0
+      const outcomeOf = (done: typeof cDone): Outcome =>
+        done.recovered.code !== 0 || done.up?.code !== 0
           ? "failed"
-          : /waiting for the update holding the lock/.test(cDone.recovered.out)
+          : /waiting for the update holding the lock/.test(done.recovered.out)
             ? "waited"
             : "went ahead";
+      for (const done of [bDone, cDone]) {
+        // a lock recover released was always the killed job's; no job lost its lock
+        expect(done.recovered.out).not.toMatch(/may be a live update's/);
+        expect(done.up?.out ?? "").not.toMatch(/problem deleting the lock/);
+      }
+      const cOut = `${cDone.recovered.out}${cDone.up?.out ?? ""}`;
       outcomes.push({
         moment,
-        c: outcome,
+        b: outcomeOf(bDone),
+        c: outcomeOf(cDone),
         said: cOut
           .split("\n")
           .filter((l) => /mediahost-recover: (error|waiting|no lock|the state)|error: /.test(l))
