@@ -18,10 +18,13 @@ export interface FaultSettings {
 
 export type Fault = { kind: "status"; status: 500 | 503 } | { kind: "drop" };
 
+/** POSTs that change nothing of an account: no write opens a window on them. */
+const READING_POSTS = new Set(["token", "search", "searchScroll", "searchEvents"]);
+
 /**
  * A window in which every /v2 call is refused with 503 before the service sees it, with a
  * `Retry-After` that names the window's end as seconds or as an HTTP date (or none). It opens on
- * the next call (`on: "any"`) or the next call that is not a GET (`on: "write"`).
+ * the next call (`on: "any"`) or the next write (`on: "write"`: not a GET, a token or a search).
  */
 export interface Unavailable {
   seconds: number;
@@ -76,11 +79,11 @@ export class Faults {
    * While a window of unavailability is open (opening it if this call is the one it waits for):
    * the `Retry-After` to answer with ("" for none); undefined outside a window.
    */
-  refusal(method: string, now = Date.now()): string | undefined {
+  refusal(method: string, operation: string | null, now = Date.now()): string | undefined {
     const window = this.unavailable;
     if (!window) return undefined;
     if (window.until === undefined) {
-      if (window.on === "write" && method === "GET") return undefined;
+      if (window.on === "write" && (method === "GET" || READING_POSTS.has(operation ?? ""))) return undefined;
       window.until = now + window.seconds * 1000;
     }
     if (now >= window.until) {

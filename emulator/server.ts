@@ -236,7 +236,7 @@ export function buildServer(ctx: Context, parts: ServerParts): FastifyInstance {
     const delay = ctx.faults.delay();
     if (delay > 0) await sleep(delay);
     // a maintenance window: refused before the service sees the call, saying when to come back
-    const retryAfter = ctx.faults.refusal(request.method);
+    const retryAfter = ctx.faults.refusal(request.method, operation);
     if (retryAfter !== undefined) {
       if (retryAfter) reply.header("retry-after", retryAfter);
       return reply.code(503).send(httpError(503, "Service Unavailable: maintenance").body);
