@@ -134,7 +134,10 @@ describe("both faces under every variant of the service", async () => {
             .requests.filter((r) => r.operation === "startBatchDelete")
             .map((r) => (r.dropped ? "lost" : r.status));
           // started again after each, and once more only after a 502 (the gateway's one in four)
-          if (gateway) expect(starts.slice(0, 2)).toEqual([502, "lost"]);
+          if (gateway) {
+            expect(starts[0]).toBe(502);
+            expect(starts).toContain("lost");
+          }
           expect(starts.filter((s) => s === 200)).toEqual([200]);
           expect(starts.at(-1)).toBe(200);
           const s = state();
