@@ -161,7 +161,7 @@ for (const face of FACES) {
       console.log(recovered.out.trim());
       expect(recovered.code, recovered.out).toBe(0);
       const where = `s3://${BUCKET}/${prefix}?endpoint=${objects.endpoint}`;
-      expect(recovered.out).toContain(`released the lock an interrupted update left on ${where}: `);
+      expect(recovered.out).toContain(`released the lock an interrupted update left on ${where}`);
       expect(recovered.out).toMatch(/its process is gone/);
       expect(recovered.out).toContain(`dropped the pending creates from the state on ${where}`);
       expect(recovered.out).toMatch(
