@@ -91,8 +91,6 @@ describe("overlapping jobs on an S3 object store: A killed holding the lock, B's
         aliases: { value: String(ALIASES) },
       },
     });
-  });
-  beforeAll(async () => {
     // the folders' parent, which a create makes when missing and nothing deletes: there before
     await p.api.ops.mkdir({ query: { dirname: "/runs" } });
   });
