@@ -327,7 +327,8 @@ async function releaseLocks(o: {
       boundMs: o.boundMs,
     };
     const locks = [];
-    for (const key of await o.store.list(lockDir(o.project, o.stack))) {
+    // a lock is a `.json` object (a file backend keeps its attributes beside it: `.json.attrs`)
+    for (const key of (await o.store.list(lockDir(o.project, o.stack))).filter((k) => k.endsWith(".json"))) {
       const text = await o.store.read(key);
       if (text !== undefined) locks.push(parseLock(key, text));
     }

@@ -82,17 +82,19 @@ describe("a file backend's locks", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("lists, reads and deletes one lock of the stack, leaving the others", async () => {
+  it("lists, reads and deletes one lock of the stack (with its attributes file), leaving the others", async () => {
     dir = await mkdtemp(join(tmpdir(), "mediahost-locks-"));
     const locks = join(dir, ".pulumi/locks/organization/proj/ci");
     await mkdir(locks, { recursive: true });
     await writeFile(join(locks, "a.json"), '{"pid":1}');
+    await writeFile(join(locks, "a.json.attrs"), "{}");
     await writeFile(join(locks, "b.json"), '{"pid":2}');
     const store = diyStore(`file://${dir}`);
     if (!store) throw new Error("a file backend has a store");
     const keys = await store.list(lockDir("proj", "ci"));
     expect(keys.sort()).toEqual([
       ".pulumi/locks/organization/proj/ci/a.json",
+      ".pulumi/locks/organization/proj/ci/a.json.attrs",
       ".pulumi/locks/organization/proj/ci/b.json",
     ]);
     expect(await store.read(keys[0] as string)).toBe('{"pid":1}');

@@ -34,7 +34,11 @@ function directory(root: string): DiyStore {
       return entries.filter((e) => e.isFile()).map((e) => `${prefix}${e.name}`);
     },
     read: (key) => readFile(join(root, key), "utf8").catch(() => undefined),
-    remove: (key) => rm(join(root, key), { force: true }),
+    // gocloud's fileblob keeps an object's attributes beside it, in `<key>.attrs`
+    remove: async (key) => {
+      await rm(join(root, key), { force: true });
+      await rm(join(root, `${key}.attrs`), { force: true });
+    },
   };
 }
 
