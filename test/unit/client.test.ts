@@ -36,7 +36,7 @@ function clientFor(url: string, extra: Partial<ConstructorParameters<typeof Medi
   return { client, sleeps };
 }
 
-const account = { alias: "demo", aliases: {} };
+const account = { alias: "demo", fetching: { enabled: false }, minify: { enabled: false }, aliases: {} };
 
 describe("base URL", () => {
   it("refuses plain http except on loopback", () => {
@@ -442,7 +442,7 @@ describe("errors and headers", () => {
     expect(server.requests[1]!.headers["user-agent"]).toMatch(/^pulumi-mediahost\/\d+\.\d+\.\d+$/);
   });
 
-  it("rejects a response that lacks documented fields", async () => {
+  it("rejects a response that lacks a field the provider reads, naming it", async () => {
     const state = { issued: 0 };
     server = await startServer((req, res) => {
       if (tokenEndpoint(req, res, state)) return;
@@ -452,7 +452,9 @@ describe("errors and headers", () => {
       .client.ops.readdir({ query: { dirname: "/" } })
       .catch((e) => e);
     expect(err.kind).toBe("response");
-    expect(err.message).toMatch(/^readdir \(\/\): unexpected response from the service: contents\.0\.mtime/);
+    expect(err.message).toMatch(
+      /^readdir \(\/\): unexpected response from the service: contents\.0\.isDirectory: Invalid input: expected boolean, received undefined$/,
+    );
   });
 });
 
@@ -510,8 +512,8 @@ describe("helpers", () => {
       json(res, 200, { hits, total: 4, scrollId: String(page + 1) });
     });
     const ids: string[] = [];
-    for await (const h of searchAll(clientFor(server.url).client, "jpg", 2)) ids.push(h._id);
-    expect(ids).toEqual(["h0", "h1", "h2", "h3"]);
+    for await (const h of searchAll(clientFor(server.url).client, "jpg", 2)) ids.push(h._source.filename);
+    expect(ids).toEqual(["/a/f0.jpg", "/a/f1.jpg", "/a/f2.jpg", "/a/f3.jpg"]);
     const bodies = server.requests
       .filter((r) => r.path.startsWith("/v2/files/search"))
       .map((r) => JSON.parse(r.body));
