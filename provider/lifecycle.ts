@@ -178,7 +178,9 @@ export class Lifecycle {
       const olds = { ...inputs, accountAlias: alias } as State;
       const live = await orGone(kind.read(kindContext(ctx, alias), olds as never, "all"));
       if (!live) return undefined;
-      const outs = { ...olds, ...live };
+      // an object that stays the account's is taken in as adopted: a delete leaves it in place
+      const kept = kind.importing.accounts?.(inputs) ? { __adopted: {} } : {};
+      const outs = { ...olds, ...live, ...kept };
       return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
     });
   }

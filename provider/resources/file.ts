@@ -7,7 +7,7 @@
 // New content is uploaded in place; a path change uploads to the new path, then deletes the old.
 // Delete removes the file only while it holds what this stack wrote, unless `forceDestroy`.
 import { readFileSync } from "node:fs";
-import { parentOf } from "mediahost-contract";
+import { parentOf, systemFolderOf } from "mediahost-contract";
 import { z } from "zod";
 import { MediahostError } from "../client";
 import {
@@ -251,7 +251,12 @@ export const file = defineKind({
   // a changed content is drift as `contentSha256`; these would only repeat it
   observations: ["sha256", "size", "mtime"],
   replaceOn: ["path"],
-  importing: { identity: (path) => ({ path }), reimports: (i) => i.content !== undefined },
+  importing: {
+    identity: (path) => ({ path }),
+    reimports: (i) => i.content !== undefined,
+    // an image profile is the account's (docs/api.md#files-and-folders): a destroy leaves it
+    accounts: (i) => i.path !== undefined && systemFolderOf(i.path) === "/Profiles",
+  },
   secretInputs: ["fetchAuth"],
   // the hash and size of inline content would give a short secret away: secret whenever it is given
   secretOutputs: (i) => (i.content !== undefined ? ["sha256", "size"] : []),

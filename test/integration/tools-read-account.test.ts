@@ -123,3 +123,44 @@ describe("readAccount", () => {
     expect((await readAccount(client, { depth: 1, concurrency: 4 })).fileDetails).toEqual([]);
   });
 });
+
+describe("readAccount and the account's system folders", () => {
+  let emulator: RunningEmulator;
+  let client: MediahostClient;
+  beforeAll(async () => {
+    emulator = await startEmulator({ log: () => {} });
+    client = new MediahostClient({
+      baseUrl: emulator.url,
+      clientId: "demo-client",
+      clientSecret: "demo-secret",
+    });
+    // what a real account holds (docs/api.md#files-and-folders), whether or not the emulator seeds it
+    for (const dirname of ["/.Trash", "/.processed", "/.well-known", "/Shared", "/Profiles", "/media"])
+      await client.ops.mkdir({ query: { dirname } }).catch((err: { isConflictExists?: boolean }) => {
+        if (!err.isConflictExists) throw err;
+      });
+    const put = (filename: string, text: string) =>
+      client.ops.upload({ query: { filename }, body: { bytes: new TextEncoder().encode(text) } });
+    await put("/.Trash/media/old.jpg", "old");
+    await put("/.processed/a/b.jpg", "processed");
+    await put("/Shared/team/x.txt", "shared");
+    await put("/Profiles/Default.profile", "{}");
+    await put("/Profiles/readme.txt", "not a profile");
+    await put("/media/a.txt", "mine");
+  }, 60_000);
+  afterAll(() => emulator?.stop());
+
+  it("declares none of them nor what is in them, but the image profiles, which are files", async () => {
+    const snap = await readAccount(client, { depth: 3, concurrency: 4, files: { maxSize: 1000 } });
+    expect(snap.systemFolders).toEqual(["/.Trash", "/.processed", "/.well-known", "/Profiles", "/Shared"]);
+    expect(snap.folders.map((f) => f.path)).toEqual(["/", "/media"]);
+    const files = snap.files.map((f) => f.path);
+    expect(files).toContain("/Profiles/Default.profile");
+    expect(files).toContain("/media/a.txt");
+    expect(
+      files.filter(
+        (p) => /^\/(\.Trash|\.processed|\.well-known|Shared)\//.test(p) || p === "/Profiles/readme.txt",
+      ),
+    ).toEqual([]);
+  });
+});
