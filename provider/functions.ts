@@ -3,6 +3,7 @@
 // (`mediahost:index:<name>`), and the package schema lists them. Each has its arguments' schema
 // (checked before any API call, naming the field and the rule), what it returns, and which of
 // its results are secrets.
+import { joinPath, SYSTEM_FOLDERS, type SystemFolder } from "mediahost-contract";
 import { z } from "zod";
 
 export type { DataFunction } from "./data-function";
@@ -85,12 +86,21 @@ export const dataFunctions = {
     },
   }),
   listFolder: define({
-    description: "Every entry of a folder, across all pages.",
+    description:
+      "Every entry of a folder, across all pages; the account's system folders say what they are (`systemFolder`).",
     args: z.strictObject({ account: Account, path: ManagedPath }),
-    result: z.object({ path: z.string(), entries: z.array(FolderEntry) }),
+    result: z.object({
+      path: z.string(),
+      entries: z.array(FolderEntry.extend({ systemFolder: z.string().optional() })),
+    }),
     run: async (client, { path }) => {
       const entries = [];
-      for await (const entry of listFolder(client, path)) entries.push(entry);
+      for await (const entry of listFolder(client, path)) {
+        const system = entry.isDirectory
+          ? SYSTEM_FOLDERS[joinPath(path, entry.filename) as SystemFolder]
+          : undefined;
+        entries.push(system ? { ...entry, systemFolder: system } : entry);
+      }
       return { path, entries };
     },
   }),

@@ -78,8 +78,8 @@ const Account = fields({
     ),
     s3: opt(
       fields({
+        // its secret key is write-only: never read (docs/api.md#account)
         accessKeyId: opt(z.string()),
-        secretAccessKey: opt(z.string()),
         bucket: opt(z.string()),
         endpoint: opt(z.string()),
         prefix: opt(z.string()),
