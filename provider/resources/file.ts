@@ -183,6 +183,8 @@ const short = (hash: string) => `${hash.slice(0, 12)}…`;
 /**
  * An imported file: its text becomes `content`, which is what the generated program declares; a
  * file that is not UTF-8 text, or larger than inline content may be, cannot be imported as code.
+ * No `contentSha256`: it is the SDK's to compute from `content` (no program declares it), so code
+ * `pulumi import` writes leaves it out; what the file holds is recorded as `sha256`.
  */
 async function importContent(ctx: KindContext, path: string, there: { size: number; mtime: string }) {
   const refuse = (why: string) =>
@@ -199,8 +201,7 @@ async function importContent(ctx: KindContext, path: string, there: { size: numb
   } catch {
     throw refuse("is not UTF-8 text");
   }
-  const hash = sha256(bytes);
-  return { content: text, contentSha256: hash, sha256: hash, size: bytes.byteLength, mtime: there.mtime };
+  return { content: text, sha256: sha256(bytes), size: bytes.byteLength, mtime: there.mtime };
 }
 
 export const file = defineKind({
@@ -217,6 +218,9 @@ export const file = defineKind({
   // a changed content is drift as `contentSha256`; these would only repeat it
   observations: ["sha256", "size", "mtime"],
   replaceOn: ["path"],
+  // a state with no content hash (an import, a fetched file, a program whose SDK computes none)
+  // agrees with the hash a program sends: a refresh that finds other content records one
+  equivalent: { contentSha256: (recorded, given) => recorded === undefined || recorded === given },
   importing: { identity: (path) => ({ path }), reimports: (i) => i.content !== undefined },
   secretInputs: ["fetchAuth"],
   // the hash and size of inline content would give a short secret away: secret whenever it is given
