@@ -164,10 +164,14 @@ function unchanged(there: { size: number; mtime: string }, olds: { size: number;
   return listed >= answered - ANSWER_WINDOW_BEFORE_MS && listed < answered + 1_000;
 }
 
-/** The hash the inputs ask for, or undefined for a fetched file (known only once fetched). */
+/**
+ * The hash the inputs ask for, or undefined for a fetched file (known only once fetched). Inline
+ * content is its own hash: a `contentSha256` that code of an earlier import spelled out beside it
+ * goes stale once the content is edited.
+ */
 function wanted(i: Inputs): string | undefined {
-  if (i.contentSha256 !== undefined) return i.contentSha256;
   if (i.content !== undefined) return sha256(Buffer.from(i.content, "utf8"));
+  if (i.contentSha256 !== undefined) return i.contentSha256;
   if (i.sourcePath !== undefined) {
     try {
       return sha256(readFileSync(i.sourcePath));

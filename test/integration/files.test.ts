@@ -164,6 +164,18 @@ describe("File imported (the native face's import)", () => {
     const r = await h.refresh("File", path, outs, { path, content, contentSha256: sha(content) });
     expect(r.changes).toEqual(["contentSha256"]);
   });
+
+  it("code an earlier import wrote, with the hash spelled out: edited content is uploaded, the stale hash aside", async () => {
+    await putFile(h.api(), path, content);
+    const { outs } = await importFile();
+    const earlier = { ...outs, contentSha256: sha(content) };
+    const edited = { path, content: "edited\n", contentSha256: sha(content) };
+    h.mark();
+    const updated = await h.update("File", path, earlier, edited);
+    expect(h.calls()).toMatchObject({ upload: 1 });
+    expect(await download(path)).toBe("edited\n");
+    expect(updated.sha256).toBe(sha("edited\n"));
+  });
 });
 
 describe("File: takeovers and deletes", () => {
