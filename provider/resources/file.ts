@@ -178,10 +178,14 @@ function unchanged(there: There, olds: { size: number; mtime: string }): boolean
   return listed >= answered - ANSWER_WINDOW_BEFORE_MS && listed < answered + 1_000;
 }
 
-/** The hash the inputs ask for, or undefined for a fetched file (known only once fetched). */
+/**
+ * The hash the inputs ask for, or undefined for a fetched file (known only once fetched). Inline
+ * content is its own hash: a `contentSha256` that code of an earlier import spelled out beside it
+ * goes stale once the content is edited.
+ */
 function wanted(i: Inputs): string | undefined {
-  if (i.contentSha256 !== undefined) return i.contentSha256;
   if (i.content !== undefined) return sha256(Buffer.from(i.content, "utf8"));
+  if (i.contentSha256 !== undefined) return i.contentSha256;
   if (i.sourcePath !== undefined) {
     try {
       return sha256(readFileSync(i.sourcePath));
@@ -217,6 +221,8 @@ async function takeOver(ctx: KindContext, i: Inputs, there: There): Promise<File
 /**
  * An imported file: its text becomes `content`, which is what the generated program declares; a
  * file that is not UTF-8 text, or larger than inline content may be, cannot be imported as code.
+ * No `contentSha256`: it is the SDK's to compute from `content` (no program declares it), so code
+ * `pulumi import` writes leaves it out; what the file holds is recorded as `sha256`.
  */
 async function importContent(ctx: KindContext, path: string, there: There) {
   const refuse = (why: string) =>
@@ -233,8 +239,7 @@ async function importContent(ctx: KindContext, path: string, there: There) {
   } catch {
     throw refuse("is not UTF-8 text");
   }
-  const hash = sha256(bytes);
-  return { content: text, contentSha256: hash, sha256: hash, size: bytes.byteLength, mtime: mtimeOf(there) };
+  return { content: text, sha256: sha256(bytes), size: bytes.byteLength, mtime: mtimeOf(there) };
 }
 
 export const file = defineKind({
@@ -251,6 +256,9 @@ export const file = defineKind({
   // a changed content is drift as `contentSha256`; these would only repeat it
   observations: ["sha256", "size", "mtime"],
   replaceOn: ["path"],
+  // a state with no content hash (an import, a fetched file, a program whose SDK computes none)
+  // agrees with the hash a program sends: a refresh that finds other content records one
+  equivalent: { contentSha256: (recorded, given) => recorded === undefined || recorded === given },
   importing: {
     identity: (path) => ({ path }),
     reimports: (i) => i.content !== undefined,

@@ -9,7 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { uploadFingerprint } from "../../provider/client/transfer";
-import { uploadResumeFile } from "../../provider/config";
+import { readConfiguration, uploadResumeFile } from "../../provider/config";
+import { Lifecycle } from "../../provider/lifecycle";
+import { kinds } from "../../provider/resources";
+import type { Kind } from "../../provider/resources/kind";
+import { Session } from "../../provider/session";
 import { putFile } from "./helpers/files";
 import { type Harness, startHarness } from "./helpers/harness";
 
@@ -116,6 +120,61 @@ describe("File from content", () => {
     );
     expect(results.every((r) => !r.gone && r.changes.length === 0)).toBe(true);
     expect(h.calls()).toEqual({ token: 1, getAccount: 1, readdir: 1 });
+  });
+});
+
+describe("File imported (the native face's import)", () => {
+  const path = "/legacy/readme.txt";
+  const content = "hello\n";
+  const importFile = async () => {
+    // as the native face imports: a lifecycle of its own, on the provider's configuration
+    const config: Record<string, string> = {
+      "mediahost:baseUrl": h.emulator.url,
+      "mediahost:clientId": "demo-client",
+      "mediahost:clientSecret": "demo-secret",
+    };
+    const lifecycle = new Lifecycle(new Session(readConfiguration({ config: (k) => config[k], env: {} })));
+    const kind = kinds.File as unknown as Kind;
+    const read = await lifecycle.import(kind, path);
+    if (!read) throw new Error(`${path}: nothing imported`);
+    return { lifecycle, kind, ...read };
+  };
+
+  it("declares what a program declares, path and content, and no hash: the SDK's or none is no change", async () => {
+    await putFile(h.api(), path, content);
+    const { lifecycle, kind, inputs, outs } = await importFile();
+    // what `pulumi import` writes as code: no `contentSha256`, which no program declares
+    expect(inputs).toEqual({ path, content });
+    expect(outs).toMatchObject({ path, content, sha256: sha(content), size: 6 });
+    expect(outs.contentSha256).toBeUndefined();
+    // the TypeScript SDK sends the content's hash; a YAML or Go program sends none
+    for (const program of [
+      { path, content, contentSha256: sha(content) },
+      { path, content },
+    ]) {
+      const checked = lifecycle.check(kind, program, outs);
+      expect(checked.failures).toEqual([]);
+      expect(lifecycle.diff(kind, path, outs as never, checked.inputs).changes).toEqual([]);
+    }
+    // other content in the program is a change, as is content changed outside Pulumi
+    expect(lifecycle.diff(kind, path, outs as never, { path, content: "bye\n" }).changes).toEqual([
+      "content",
+    ]);
+    await putFile(h.api(), path, "changed\n");
+    const r = await h.refresh("File", path, outs, { path, content, contentSha256: sha(content) });
+    expect(r.changes).toEqual(["contentSha256"]);
+  });
+
+  it("code an earlier import wrote, with the hash spelled out: edited content is uploaded, the stale hash aside", async () => {
+    await putFile(h.api(), path, content);
+    const { outs } = await importFile();
+    const earlier = { ...outs, contentSha256: sha(content) };
+    const edited = { path, content: "edited\n", contentSha256: sha(content) };
+    h.mark();
+    const updated = await h.update("File", path, earlier, edited);
+    expect(h.calls()).toMatchObject({ upload: 1 });
+    expect(await download(path)).toBe("edited\n");
+    expect(updated.sha256).toBe(sha("edited\n"));
   });
 });
 
