@@ -20,7 +20,7 @@ const WRITE_VARIANTS: VariantName[] = [
   "mkdir-exists-409",
   "mkdir-parents",
   "upload-no-mkdir",
-  "content-type-sniffed",
+  "content-type-declared",
   "writes-204",
   "options-merge",
   "delete-missing-ok",

@@ -32,7 +32,7 @@ export const RECOGNISED = [
   "mkdir-exists-409",
   "mkdir-parents",
   "upload-no-mkdir",
-  "content-type-sniffed",
+  "content-type-declared",
   "writes-204",
   "options-merge",
   "delete-missing-ok",
@@ -532,7 +532,12 @@ const WRITE_FACTS = [
     "uploads-and-fetches",
     "makes the folder (emulator)",
   ],
-  ["content-type", "an upload's content type [likely]", "uploads-and-fetches", "as sent: text/plain"],
+  [
+    "content-type",
+    "an upload's content type [live]",
+    "uploads-and-fetches",
+    "from the name: application/octet-stream",
+  ],
   ["options-post", "folder options POST [unknown]", "folder-options", "replaces the set (emulator)"],
   [
     "delete-missing",
@@ -645,9 +650,9 @@ async function writeProbe(
       const st = await wire.call("GET", "/v2/files/stat", { query: { filename: file } });
       const type = asObject(st.json)?.contentType;
       if (!succeeded(st)) typeRow.no(`stat: ${said(st)}`);
-      else if (type === "text/plain") typeRow.documented(String(type));
       else if (type === "application/octet-stream")
-        typeRow.variant("content-type-sniffed", `${type} (from the name \`${PROBE_FILE}\`)`);
+        typeRow.documented(`${type} (from the name \`${PROBE_FILE}\`)`);
+      else if (type === "text/plain") typeRow.variant("content-type-declared", String(type));
       else typeRow.no(String(type));
     } else typeRow.unobserved("not observed: no file was uploaded");
 
