@@ -105,7 +105,13 @@ describe("readAccount", () => {
       body: { name: "all", x: 0, y: 0, width: 1, height: 1 },
     });
     const snap = await readAccount(client, { depth: 1, concurrency: 4, files: { maxSize: 1000 } });
-    expect(snap.files.map((f) => f.path)).toEqual(["/media/hero.jpg", "/media/plain.jpg"]);
+    // beside the account's image profiles, which every account holds (docs/api.md#files-and-folders)
+    expect(snap.files.map((f) => f.path)).toEqual([
+      "/Profiles/Default.profile",
+      "/Profiles/Thumbnail.profile",
+      "/media/hero.jpg",
+      "/media/plain.jpg",
+    ]);
     expect(snap.largeFiles).toEqual([{ path: "/media/huge.jpg", size: 5000 }]);
     // by path, points by name; a file with neither is not listed
     expect(snap.fileDetails).toEqual([

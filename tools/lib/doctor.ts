@@ -33,6 +33,7 @@ export const RECOGNISED = [
   "mkdir-parents",
   "upload-no-mkdir",
   "content-type-declared",
+  "delete-final",
   "writes-204",
   "options-merge",
   "delete-missing-ok",
@@ -552,6 +553,7 @@ const WRITE_FACTS = [
     "points-of-interest",
     "404 Point of interest not found",
   ],
+  ["delete-trash", "a deleted file [likely]", "files-and-folders", "moves to `/.Trash` + its path"],
   ["writes-status", "a bodiless write's success", "custom-domains-and-sub-accounts", "200 (empty)"],
   ["probe-cleanup", "the probe left nothing behind", "files-and-folders", "nothing left under the prefix"],
 ] as const;
@@ -595,6 +597,11 @@ async function writeProbe(
   if (succeeded(before))
     throw new UsageError(`--write-probe ${prefix}: it exists; name a folder that does not exist`);
   if (!isNoSuchFile(before)) throw new Error(`GET /v2/files/stat ${prefix}: ${said(before)}`);
+  // a deleted file moves to the trash (docs/api.md#files-and-folders): the probe's copies there are
+  // removed too, unless the trash held that folder before the probe (then only its own file's)
+  const trash = `/.Trash${prefix}`;
+  const trashHeld = succeeded(await wire.call("GET", "/v2/files/stat", { query: { filename: trash } }));
+  const trashed: string[] = [];
   const parent = prefix.slice(0, prefix.lastIndexOf("/")) || "/";
   if (parent !== "/") {
     const p = await wire.call("GET", "/v2/files/stat", { query: { filename: parent } });
@@ -703,8 +710,27 @@ async function writeProbe(
       poiAgain.unobserved("not observed: no file was uploaded");
       poiMissing.unobserved("not observed: no file was uploaded");
     }
+
+    const trashRow = expect("delete-trash");
+    if (file) {
+      const removed = await write("POST", "/v2/files/delete", { query: { filename: file } });
+      if (!succeeded(removed)) trashRow.no(`delete: ${said(removed)}`);
+      else {
+        made.delete(file);
+        check();
+        const copy = `/.Trash${file}`;
+        const there = await wire.call("GET", "/v2/files/stat", { query: { filename: copy } });
+        if (succeeded(there)) {
+          trashed.push(copy);
+          trashRow.documented(`moved to ${copy}`);
+        } else if (isNoSuchFile(there)) trashRow.variant("delete-final", "gone, and not in `/.Trash`");
+        else trashRow.no(`stat ${copy}: ${said(there)}`);
+      }
+    } else trashRow.unobserved("not observed: no file was uploaded");
   } finally {
     const left = await removeAll(wire, [...made], say);
+    // a delete inside the trash is final
+    left.push(...(await removeAll(wire, trashHeld ? trashed : await treeUnder(wire, trash), say)));
     const after = await wire
       .call("GET", "/v2/files/stat", { query: { filename: prefix } })
       .catch(() => undefined);
@@ -722,6 +748,33 @@ async function writeProbe(
       );
     else statusRow.no(list(statuses.map(String)));
   }
+}
+
+/** `folder` and every path under it (none when it does not exist). */
+async function treeUnder(wire: Wire, folder: string): Promise<string[]> {
+  const paths: string[] = [];
+  const walk = async (dir: string): Promise<boolean> => {
+    let continuation: string | undefined;
+    do {
+      const query: Record<string, string> = { dirname: dir, ...(continuation ? { continuation } : {}) };
+      const page = await wire.call("GET", "/v2/files/readdir", { query });
+      if (!succeeded(page)) return false;
+      const json = asObject(page.json);
+      for (const e of (Array.isArray(json?.contents) ? json.contents : []) as {
+        filename?: unknown;
+        isDirectory?: unknown;
+      }[]) {
+        if (typeof e?.filename !== "string") continue;
+        const path = `${dir}/${e.filename}`;
+        paths.push(path);
+        if (e.isDirectory === true) await walk(path);
+      }
+      continuation = typeof json?.continuation === "string" ? json.continuation : undefined;
+    } while (continuation);
+    return true;
+  };
+  if (await walk(folder)) paths.push(folder);
+  return paths;
 }
 
 /** Deletes `paths` deepest first; a path already gone is fine. Answers the paths that remain. */
