@@ -42,6 +42,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await h.emulator.control.reset();
+  h.emulator.control.setVariants([]);
   h.configure();
   h.mark();
 });
@@ -189,6 +190,45 @@ describe("File: takeovers and deletes", () => {
     expect(await download(id)).toBe("<svg></svg>");
     await h.destroy("File", id, outs);
     expect(await download(id)).toBe("<svg></svg>");
+  });
+
+  it("adopting a file whose bytes agree reads it and writes nothing, keeping the service's type", async () => {
+    // an image profile as the account holds it (the service types `.profile` by nothing it knows)
+    const profile = '{"crop":{"type":"trim"}}';
+    await h.api().ops.upload({
+      query: { filename: "/Profiles/Shop.profile" },
+      body: { bytes: new TextEncoder().encode(profile), contentType: "application/json" },
+    });
+    const held = await h.api().ops.stat({ query: { filename: "/Profiles/Shop.profile" } });
+    h.mark();
+    const { outs } = await h.create("File", {
+      path: "/Profiles/Shop.profile",
+      content: profile,
+      adopt: true,
+    });
+    expect(h.calls().upload ?? 0).toBe(0);
+    expect(outs).toMatchObject({ sha256: sha(profile), size: profile.length });
+    const after = await h.api().ops.stat({ query: { filename: "/Profiles/Shop.profile" } });
+    expect(after).toEqual(held);
+  });
+
+  it("adopting a file whose bytes differ writes the program's bytes with the type the service held", async () => {
+    // a service that keeps the type an upload declares: what the provider sends shows
+    h.emulator.control.setVariants(["content-type-declared"]);
+    await h.api().ops.upload({
+      query: { filename: "/Profiles/Shop.profile" },
+      body: { bytes: new TextEncoder().encode("{}"), contentType: "application/json" },
+    });
+    const type = (await h.api().ops.stat({ query: { filename: "/Profiles/Shop.profile" } })).contentType;
+    h.mark();
+    await h.create("File", { path: "/Profiles/Shop.profile", content: '{"w":1}', adopt: true });
+    expect(h.calls().upload).toBe(1);
+    expect(await download("/Profiles/Shop.profile")).toBe('{"w":1}');
+    expect(type).toBe("application/json");
+    expect((await h.api().ops.stat({ query: { filename: "/Profiles/Shop.profile" } })).contentType).toBe(
+      type,
+    );
+    h.emulator.control.setVariants([]);
   });
 
   it("deletes only while the file holds what this stack wrote; forceDestroy deletes anyway", async () => {
