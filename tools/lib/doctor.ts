@@ -179,13 +179,14 @@ function departures(schema: z.ZodType, json: unknown): Departure[] {
       issue.path.map((p) => (typeof p === "number" ? "[]" : String(p))).join(".") || "(the answer)";
     const got = /received (\w+)/.exec(issue.message)?.[1];
     const came = got === "undefined" ? "missing" : got === "null" ? "null" : got ? `a ${got}` : issue.message;
+    const expected = /expected (\w+)/.exec(issue.message)?.[1];
     const key = `${path}\0${came}`;
     const seen = byField.get(key);
     if (seen) seen.count++;
     else
       byField.set(key, {
         path,
-        documented: issue.message.replace(/, received \w+$/, ""),
+        documented: expected ? `a ${expected}` : issue.message,
         answered: came,
         count: 1,
       });
