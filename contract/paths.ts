@@ -30,8 +30,8 @@ export const SYSTEM_FOLDERS = {
   "/.Trash": "where deleted files go",
   "/.processed": "the service's processed copies",
   "/.well-known": "the service's well-known files",
-  "/Shared": "folders other accounts share with this one",
   "/Profiles": "the account's image profiles",
+  "/Shared": "folders other accounts share with this one",
 } as const;
 
 export type SystemFolder = keyof typeof SYSTEM_FOLDERS;

@@ -6,19 +6,19 @@
 // thumbnail, one processed thumbnail and two profiles. Their bytes are built in (a few hundred
 // bytes together): the blob stores serve them without storing them (emulator/blobs.ts).
 import { createHash } from "node:crypto";
-import { joinPath } from "mediahost-contract";
+import { joinPath, SYSTEM_FOLDERS as SYSTEM_FOLDER_ROLES } from "mediahost-contract";
 import { mediaInfo } from "./media";
 import type { FileContent, Tree } from "./tree";
 
-/** The system folders, at the root, in the order a listing shows them. */
-export const SYSTEM_FOLDERS = [".Trash", ".processed", ".well-known", "Profiles", "Shared"] as const;
+/** The system folders' names, at the root, in the order a listing shows them (the contract's list). */
+export const SYSTEM_FOLDERS = Object.keys(SYSTEM_FOLDER_ROLES).map((path) => path.slice(1));
 
 /** Where a deleted file goes: this folder + its path (docs/api.md#files-and-folders). */
 export const TRASH = "/.Trash";
 
 /** True for the path of a system folder itself (`/.Trash`, not what is in it). */
 export function isSystemFolder(path: string): boolean {
-  return path.lastIndexOf("/") === 0 && (SYSTEM_FOLDERS as readonly string[]).includes(path.slice(1));
+  return path.lastIndexOf("/") === 0 && SYSTEM_FOLDERS.includes(path.slice(1));
 }
 
 /** A 1x1 progressive JPEG; its one 8x8 block decodes as any size up to 8x8. */
