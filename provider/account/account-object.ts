@@ -158,9 +158,7 @@ function missingIn(live: unknown, written: unknown, at: string): string[] {
 export function unshown(account: Account, change: AccountChange): string[] {
   const alias = change.alias;
   const missing = [
-    ...(alias && alias.fields
-      ? missingIn(account.aliases?.[alias.name], alias.fields, `aliases.${alias.name}`)
-      : []),
+    ...(alias?.fields ? missingIn(account.aliases?.[alias.name], alias.fields, `aliases.${alias.name}`) : []),
     ...missingIn(account.minify, change.settings?.minify, "minify"),
   ];
   if (change.settings?.fetching)

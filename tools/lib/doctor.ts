@@ -133,8 +133,6 @@ export class Secrets {
   }
 }
 
-const issuesOf = (result: z.ZodSafeParseResult<unknown>): string[] =>
-  result.success ? [] : result.error.issues.map((i) => `${i.path.join(".") || "(the answer)"}: ${i.message}`);
 /** Every item, none hidden in "and N more": each is a fact the user may need. */
 const list = (items: string[]) => items.join(", ");
 const fsError = (a: Answer) => fsErrorOf(a.text);
