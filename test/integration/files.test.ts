@@ -141,6 +141,29 @@ describe("File imported (the native face's import)", () => {
     return { lifecycle, kind, ...read };
   };
 
+  it("takes an image profile in as adopted, and refuses a file of another system folder", async () => {
+    const config: Record<string, string> = {
+      "mediahost:baseUrl": h.emulator.url,
+      "mediahost:clientId": "demo-client",
+      "mediahost:clientSecret": "demo-secret",
+    };
+    const lifecycle = new Lifecycle(new Session(readConfiguration({ config: (k) => config[k], env: {} })));
+    const kind = kinds.File as unknown as Kind;
+    // every account holds its image profiles (docs/api.md#files-and-folders)
+    const read = await lifecycle.import(kind, "/Profiles/Default.profile");
+    expect(read?.outs.__adopted).toEqual({});
+    expect(read?.inputs).toEqual({
+      path: "/Profiles/Default.profile",
+      content: expect.stringContaining("{"),
+    });
+    await expect(lifecycle.import(kind, "/.Trash/old-banner.jpg")).rejects.toThrow(
+      "File /.Trash/old-banner.jpg cannot be imported: /.Trash/old-banner.jpg lies in /.Trash, the account's system folder",
+    );
+    await expect(lifecycle.import(kinds.Folder as unknown as Kind, "/Profiles")).rejects.toThrow(
+      "the provider never deletes or moves it",
+    );
+  });
+
   it("declares what a program declares, path and content, and no hash: the SDK's or none is no change", async () => {
     await putFile(h.api(), path, content);
     const { lifecycle, kind, inputs, outs } = await importFile();
