@@ -21,3 +21,22 @@ export function joinPath(dir: string, name: string): string {
 export function isAtOrUnder(path: string, folder: string): boolean {
   return folder === "/" || path === folder || path.startsWith(`${folder}/`);
 }
+
+/**
+ * The folders every real account holds at its root (docs/api.md#files-and-folders, [live]): the
+ * account's, not a user's. `/Profiles` holds the account's image profiles (`<name>.profile`).
+ */
+export const SYSTEM_FOLDERS = {
+  "/.Trash": "where deleted files go",
+  "/.processed": "the service's processed copies",
+  "/.well-known": "the service's well-known files",
+  "/Profiles": "the account's image profiles",
+  "/Shared": "folders other accounts share with this one",
+} as const;
+
+export type SystemFolder = keyof typeof SYSTEM_FOLDERS;
+
+/** The system folder `path` is or lies under, if any. */
+export function systemFolderOf(path: string): SystemFolder | undefined {
+  return (Object.keys(SYSTEM_FOLDERS) as SystemFolder[]).find((f) => isAtOrUnder(path, f));
+}

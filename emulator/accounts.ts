@@ -218,13 +218,14 @@ export class Account {
     };
   }
 
-  billingPlan(): Record<string, unknown> {
+  /** The plan as the live service answers it, without `description`; `documented`: with it. */
+  billingPlan(documented = false): Record<string, unknown> {
     return {
       dateActive: this.dateCreated,
       id: "business-100",
       period: "month",
       name: "Business",
-      description: "100 GB storage, 200 GB burstable, emulated plan",
+      ...(documented ? { description: "100 GB storage, 200 GB burstable, emulated plan" } : {}),
       price: { month: 99, quarter: 279, year: 990 },
       storage: PLAN_STORAGE,
       burstableStorage: PLAN_BURSTABLE,

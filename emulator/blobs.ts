@@ -1,11 +1,14 @@
 // File contents, stored once per distinct content (keyed by SHA-256) and reference-counted by
-// the trees, so copies cost nothing. In memory, or as files under DATA/blobs with --data.
+// the trees, so copies cost nothing. In memory, or as files under DATA/blobs with --data. The
+// few contents of a new account's system folders (emulator/system.ts) are built in: every store
+// serves them, none stores them, so an account made in a synchronous step has its bytes.
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { syncPath, writeSynced } from "./durable";
+import { BUILTIN_BLOBS } from "./system";
 import type { BlobRefs } from "./tree";
 
 export interface BlobStore extends BlobRefs {
@@ -83,7 +86,7 @@ export class MemoryBlobStore extends RefCounted implements BlobStore {
   }
 
   async read(hash: string): Promise<Buffer> {
-    return this.blobs.get(hash) ?? Buffer.alloc(0);
+    return this.blobs.get(hash) ?? BUILTIN_BLOBS.get(hash) ?? Buffer.alloc(0);
   }
 
   async head(hash: string, bytes: number): Promise<Buffer> {
@@ -91,7 +94,7 @@ export class MemoryBlobStore extends RefCounted implements BlobStore {
   }
 
   open(hash: string): Readable {
-    return Readable.from([this.blobs.get(hash) ?? Buffer.alloc(0)]);
+    return Readable.from([this.blobs.get(hash) ?? BUILTIN_BLOBS.get(hash) ?? Buffer.alloc(0)]);
   }
 
   async sweep(): Promise<void> {
@@ -148,10 +151,13 @@ export class DiskBlobStore extends RefCounted implements BlobStore {
   }
 
   read(hash: string): Promise<Buffer> {
-    return fsp.readFile(this.path(hash));
+    const builtin = BUILTIN_BLOBS.get(hash);
+    return builtin ? Promise.resolve(builtin) : fsp.readFile(this.path(hash));
   }
 
   async head(hash: string, bytes: number): Promise<Buffer> {
+    const builtin = BUILTIN_BLOBS.get(hash);
+    if (builtin) return builtin.subarray(0, bytes);
     const fh = await fsp.open(this.path(hash), "r");
     try {
       const { buffer, bytesRead } = await fh.read(Buffer.alloc(bytes), 0, bytes, 0);
@@ -162,7 +168,8 @@ export class DiskBlobStore extends RefCounted implements BlobStore {
   }
 
   open(hash: string): Readable {
-    return createReadStream(this.path(hash));
+    const builtin = BUILTIN_BLOBS.get(hash);
+    return builtin ? Readable.from([builtin]) : createReadStream(this.path(hash));
   }
 
   async sweep(): Promise<void> {

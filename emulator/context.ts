@@ -80,7 +80,12 @@ export class Context {
     const iat = Math.floor(now / 1000);
     const claims = { use: "api", sub: account.alias, cid: clientId, iat, exp: iat + ttl };
     const token = signJwt(claims, this.key);
-    const scope = this.plays("token-scope-string") ? SCOPES.join(" ") : SCOPES;
+    // [live] an array holding one space-separated string; the documentation's: an array of scopes
+    const scope = this.plays("token-scope-string")
+      ? SCOPES.join(" ")
+      : this.plays("documented-shapes")
+        ? SCOPES
+        : [SCOPES.join(" ")];
     return { token, expiresIn: ttl, scope };
   }
 
@@ -101,7 +106,12 @@ export class Context {
   }
 
   async reset(): Promise<void> {
-    await this.store.commit({ type: "reset", accounts: this.initialAccounts, time: Date.now() });
+    await this.store.commit({
+      type: "reset",
+      accounts: this.initialAccounts,
+      time: Date.now(),
+      system: true,
+    });
     this.jobs.clear();
     this.log.clear();
   }

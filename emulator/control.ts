@@ -149,7 +149,7 @@ export class Control {
     const world = this.ctx.world;
     if (world.aliasTaken(creds.alias)) throw conflict(`Account already exists: ${creds.alias}`);
     if (world.byClientId(creds.clientId)) throw conflict(`Client id already in use: ${creds.clientId}`);
-    await this.ctx.store.commit({ type: "addAccount", creds, time: Date.now() });
+    await this.ctx.store.commit({ type: "addAccount", creds, time: Date.now(), system: true });
   }
 
   private account(alias: string | undefined) {

@@ -121,7 +121,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   for (const creds of accounts) {
     const a = world.account(creds.alias);
     if (!a || a.clientId !== creds.clientId || a.clientSecret !== creds.clientSecret) {
-      await ctx.store.commit({ type: "addAccount", creds, time: Date.now() });
+      await ctx.store.commit({ type: "addAccount", creds, time: Date.now(), system: true });
     }
   }
   if (blobs instanceof DiskBlobStore) await blobs.collectOrphans();

@@ -157,8 +157,11 @@ export class JobRunner {
     return id;
   }
 
-  /** Deletes each named file or folder with its content; the result says what failed. */
-  startBatchDelete(account: Account, filenames: string[]): string {
+  /**
+   * Deletes each named file or folder with its content, files to the trash when `trash`
+   * (docs/api.md#files-and-folders); the result says what failed.
+   */
+  startBatchDelete(account: Account, filenames: string[], trash: boolean): string {
     return this.run(
       "batchDelete",
       account.alias,
@@ -170,6 +173,7 @@ export class JobRunner {
             account: account.alias,
             path: filename,
             recursive: true,
+            ...(trash ? { trash: true, time: Date.now() } : {}),
           });
           return { filename, success: true };
         } catch (e) {

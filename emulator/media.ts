@@ -1,5 +1,7 @@
 // Content type and media dimensions of stored files (readdir and stat report
 // `meta: {width, height, duration}` for media, `{}` for other files; docs/api.md#files-and-folders).
+// What the emulator cannot tell is stored as null: the live service answers it so, and
+// `documented-shapes` answers a null duration as 0 (emulator/handlers/files.ts).
 import { imageSize } from "image-size";
 import { lookup } from "mime-types";
 import type { FileContent, MediaInfo } from "./tree";
@@ -8,8 +10,9 @@ import type { FileContent, MediaInfo } from "./tree";
 export type TypeFirst = "extension" | "declared";
 
 /**
- * By extension first for a fetch (what a CDN does), by what an upload declared first (it is sent
- * with the file: docs/api.md#uploads-and-fetches); else the other; else octet-stream.
+ * By extension first (a fetch, and an upload as the live service types it), else what the source
+ * declared; by what an upload declared first under `content-type-declared`, else the extension;
+ * else octet-stream (docs/api.md#uploads-and-fetches).
  */
 export function contentTypeOf(
   path: string,
@@ -26,16 +29,18 @@ const isMedia = (contentType: string) => /^(image|video|model)\//.test(contentTy
 
 export function mediaInfo(head: Buffer, contentType: string): MediaInfo {
   if (!isMedia(contentType)) return {};
-  // the emulator does not decode videos: their duration is 0 like a still's, dimensions unknown
   if (contentType.startsWith("image/")) {
+    // a still: duration 0, as documented; dimensions null when the header does not tell them
     try {
       const { width, height } = imageSize(head);
       return { width: width ?? null, height: height ?? null, duration: 0 };
     } catch {
-      // not an image after all, or a truncated one: dimensions unknown
+      return { width: null, height: null, duration: 0 };
     }
   }
-  return { width: null, height: null, duration: 0 };
+  // the emulator decodes no video or model: duration and dimensions unknown, null as the live
+  // service answers them
+  return { width: null, height: null, duration: null };
 }
 
 /** Bytes read from the start of a file to find its dimensions. */

@@ -45,6 +45,13 @@ const extensionOf = (path: string) => {
   return dot > 0 ? base.slice(dot) : "";
 };
 
+/** `/a/b` → `["/a", "/a/b"]`, `/` → `["/"]`: what a path hierarchy tokenizer indexes. */
+function folderPaths(dirname: string): string[] {
+  if (dirname === "/") return ["/"];
+  const parts = dirname.split("/").slice(1);
+  return parts.map((_, i) => `/${parts.slice(0, i + 1).join("/")}`);
+}
+
 /** Removes query-string escapes: `\/` is `/`. */
 const unescapeTerm = (s: string) => s.replace(/\\(.)/g, "$1");
 
@@ -124,6 +131,8 @@ const FIELDS: Record<string, { kind: Kind; get: (d: Doc) => string | number | st
     filename: { kind: "keyword", get: (d) => d.path },
     "filename.raw": { kind: "keyword", get: (d) => d.path },
     dirname: { kind: "keyword", get: (d) => parentOf(d.path) },
+    // [live] the vendor's plugins search `-dirname.paths:\/.Trash`: the folder and every folder above it
+    "dirname.paths": { kind: "keyword", get: (d) => folderPaths(parentOf(d.path)) },
     basename: { kind: "keyword", get: (d) => baseName(d.path) },
     extension: { kind: "keyword", get: (d) => extensionOf(d.path) },
     contentType: { kind: "keyword", get: (d) => d.node.contentType },
@@ -326,23 +335,31 @@ interface Cursor {
 const MAX_RESULTS = 1000;
 const DEFAULT_SIZE = 100;
 
-/** The first page; with `scroll: true`, a `scrollId` while more pages follow. */
-export function search(tree: Tree, account: string, req: SearchRequest): Record<string, unknown> {
+/**
+ * The first page; with `scroll: true`, a `scrollId` while more pages follow. `live`: hits as the
+ * live service answers them (no `_type`, no `_routing`); else as documented.
+ */
+export function search(
+  tree: Tree,
+  account: string,
+  req: SearchRequest,
+  live = true,
+): Record<string, unknown> {
   const cursor: Cursor = {
     query: req.query ?? "*",
     sort: req.sort ?? {},
     offset: req.from ?? 0,
     size: req.size ?? DEFAULT_SIZE,
   };
-  return page(tree, account, cursor, req.scroll === true);
+  return page(tree, account, cursor, req.scroll === true, live);
 }
 
 /**
  * The page after the one a `scrollId` came with. Scroll ids are the cursor itself (the
  * emulator's choice): they do not expire, and the same id answers the same page again.
  */
-export function scroll(tree: Tree, account: string, scrollId: string): Record<string, unknown> {
-  return page(tree, account, decodeScroll(scrollId), true);
+export function scroll(tree: Tree, account: string, scrollId: string, live = true): Record<string, unknown> {
+  return page(tree, account, decodeScroll(scrollId), true, live);
 }
 
 function decodeScroll(id: string): Cursor {
@@ -355,7 +372,13 @@ function decodeScroll(id: string): Cursor {
   throw badRequest("scrollId: is not valid");
 }
 
-function page(tree: Tree, account: string, cursor: Cursor, scrolling: boolean): Record<string, unknown> {
+function page(
+  tree: Tree,
+  account: string,
+  cursor: Cursor,
+  scrolling: boolean,
+  live: boolean,
+): Record<string, unknown> {
   const matches = parseQuery(cursor.query);
   const keys = Object.entries(cursor.sort).map(([field, order]) => {
     if (!Object.hasOwn(SORTABLE, field)) throw badRequest(`sort.${field}: cannot sort by this field`);
@@ -379,7 +402,7 @@ function page(tree: Tree, account: string, cursor: Cursor, scrolling: boolean): 
   const end = scrolling ? cursor.offset + cursor.size : Math.min(cursor.offset + cursor.size, MAX_RESULTS);
   const hits = docs
     .slice(cursor.offset, end)
-    .map((doc) => hit(doc, account, sorted ? keys.map((k) => k.key(doc)) : undefined));
+    .map((doc) => hit(doc, account, sorted ? keys.map((k) => k.key(doc)) : undefined, live));
   const out: Record<string, unknown> = { hits, total: docs.length, _relation: "eq" };
   if (scrolling && end < docs.length) {
     out.scrollId = Buffer.from(JSON.stringify({ ...cursor, offset: end })).toString("base64url");
@@ -394,16 +417,25 @@ function formatOf(node: FileNode): string | undefined {
   return node.media.duration !== undefined ? node.contentType.split("/")[1]?.split(";")[0] : undefined;
 }
 
-/** A hit in the documented shape; `sort` holds the sort values when a sort was asked for. */
-function hit({ path, node }: Doc, account: string, sort: (string | number)[] | undefined) {
+/** The index the live service's hits name. */
+const INDEX = "sirvfs-v4";
+
+/**
+ * A hit: `{_index, _id, _score, _source}` as the live service answers it, or in the documented
+ * shape with `_type: "_doc"` and `_routing` (`documented-shapes`); `sort` holds the sort values
+ * when a sort was asked for. `meta` has `format` for media, and a duration the emulator cannot
+ * tell is null, or 0 as documented.
+ */
+function hit({ path, node }: Doc, account: string, sort: (string | number)[] | undefined, live: boolean) {
   const id = idOf(path);
-  const media = node.media.duration !== undefined ? { ...node.media, format: formatOf(node) } : {};
+  const duration = live ? node.media.duration : (node.media.duration ?? 0);
+  const media = node.media.duration !== undefined ? { ...node.media, duration, format: formatOf(node) } : {};
   return {
-    _index: "files",
-    _type: "_doc",
+    _index: INDEX,
+    ...(live ? {} : { _type: "_doc" }),
     _id: id,
     _score: sort ? null : 1,
-    _routing: account,
+    ...(live ? {} : { _routing: account }),
     _source: {
       accountId: account,
       filename: path,

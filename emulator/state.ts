@@ -6,16 +6,21 @@ import { parentOf, type schemas } from "mediahost-contract";
 import { Account, type AliasesUpdate, type Credentials, type EventRecord } from "./accounts";
 import type { BlobStore } from "./blobs";
 import { badRequest, notFound } from "./errors";
+import { seedSystemFolders } from "./system";
 import type { DirNode, FileContent, FolderOptions, Meta, PointOfInterest, TreeNode } from "./tree";
 
 export type MetaUpdate = Omit<Meta, "approval"> & { approval?: { approved: boolean; comment?: string } };
 
 type On<T> = T & { account: string };
+/**
+ * `system`: a new account holds the system folders (emulator/system.ts); absent in a journal of an
+ * earlier version, whose accounts began empty and replay so.
+ */
 export type Mutation =
-  | { type: "addAccount"; creds: Credentials; time: number }
+  | { type: "addAccount"; creds: Credentials; time: number; system?: boolean }
   | { type: "addClient"; creds: Credentials }
   | { type: "rotateClient"; clientId: string; clientSecret: string }
-  | { type: "reset"; accounts: Credentials[]; time: number }
+  | { type: "reset"; accounts: Credentials[]; time: number; system?: boolean }
   | On<{ type: "updateAccount"; update: schemas.AccountUpdate; aliases: AliasesUpdate }>
   | On<{ type: "addCustomDomain" | "removeCustomDomain"; alias: string; domain: string }>
   | On<{ type: "createSubAccount"; alias: string; time: number }>
@@ -24,7 +29,8 @@ export type Mutation =
   | On<{ type: "eventsSeen"; ids: string[] }>
   | On<{ type: "mkdir"; path: string; time: number }>
   | On<{ type: "writeFile"; path: string; content: FileContent; time: number }>
-  | On<{ type: "delete"; path: string; recursive: boolean }>
+  /** `trash`: files move to /.Trash (made at `time`); absent, as in an earlier version's journal: final. */
+  | On<{ type: "delete"; path: string; recursive: boolean; trash?: boolean; time?: number }>
   | On<{ type: "copy"; from: string; to: string; time: number }>
   | On<{ type: "rename"; from: string; to: string }>
   | On<{ type: "setMeta"; path: string; meta: MetaUpdate; time: number }>
@@ -65,10 +71,9 @@ export class World {
           existing.clientId = m.creds.clientId;
           existing.clientSecret = m.creds.clientSecret;
         } else {
-          this.accounts.set(
-            m.creds.alias,
-            new Account(m.creds.alias, m.creds, new Date(m.time).toISOString(), this.blobs),
-          );
+          const account = new Account(m.creds.alias, m.creds, new Date(m.time).toISOString(), this.blobs);
+          if (m.system) seedSystemFolders(account.tree, m.time);
+          this.accounts.set(m.creds.alias, account);
         }
         return;
       }
@@ -84,7 +89,8 @@ export class World {
       case "reset":
         this.accounts.clear();
         this.blobs.clearRefs();
-        for (const creds of m.accounts) this.apply({ type: "addAccount", creds, time: m.time });
+        for (const creds of m.accounts)
+          this.apply({ type: "addAccount", creds, time: m.time, ...(m.system ? { system: true } : {}) });
         return;
     }
     const account = this.accounts.get(m.account);
@@ -123,7 +129,8 @@ export class World {
         return;
       }
       case "delete":
-        if (m.recursive) tree.removeRecursive(m.path);
+        if (m.trash) tree.trash(m.path, m.recursive, m.time ?? 0);
+        else if (m.recursive) tree.removeRecursive(m.path);
         else tree.remove(m.path);
         return;
       case "copy":

@@ -3,16 +3,17 @@
 // means nothing was applied (the journal relies on that).
 import { baseName, isAtOrUnder, joinPath, parentOf } from "mediahost-contract";
 import { FsError } from "./errors";
+import { TRASH } from "./system";
 
 /**
  * A file's media facts as stat and readdir report them: `{width, height, duration}` for images,
- * videos and models (duration 0 for stills; dimensions null where unknown), `{}` for any other
- * file (docs/api.md#files-and-folders).
+ * videos and models (duration 0 for stills; null where unknown, as the live service answers), `{}`
+ * for any other file (docs/api.md#files-and-folders).
  */
 export interface MediaInfo {
   width?: number | null;
   height?: number | null;
-  duration?: number;
+  duration?: number | null;
 }
 
 export interface Approval {
@@ -90,6 +91,9 @@ export interface BlobRefs {
   retain(hash: string): void;
   release(hash: string): void;
 }
+
+/** The longest path the API takes (docs/api.md#bounds). */
+const MAX_PATH = 1024;
 
 export function splitPath(path: string): string[] {
   return path.split("/").filter((s) => s !== "");
@@ -220,6 +224,76 @@ export class Tree {
     const node = this.require(path);
     this.detach(path);
     this.drop(node);
+  }
+
+  /**
+   * Deletes as the live service does (docs/api.md#files-and-folders): a file moves to `/.Trash` +
+   * its path, folders go outright (`recursive`: with everything in them, their files to the
+   * trash); inside `/.Trash` a delete is final. Same preconditions as `remove`/`removeRecursive`.
+   */
+  trash(path: string, recursive: boolean, time: number): void {
+    if (path === "/") throw new FsError("permission", path);
+    const node = this.require(path);
+    if (node.kind === "dir" && !recursive && node.children.size > 0) throw new FsError("notEmpty", path);
+    if (isAtOrUnder(path, TRASH)) {
+      this.detach(path);
+      this.drop(node);
+      return;
+    }
+    // every check passed: from here on nothing throws
+    const files = [...this.walk(path, node)].filter(([, n]) => n.kind === "file").map(([p]) => p);
+    for (const file of files) this.moveToTrash(file, time);
+    if (node.kind === "dir") {
+      this.detach(path);
+      this.drop(node);
+    }
+  }
+
+  /**
+   * Where a deleted file goes: `/.Trash` + its path, or that with `.1`…`.9` when the name is
+   * taken (at most 10 copies: the tenth replaces `.9`). Undefined where the trash cannot take it
+   * (a file in the way, a folder at `.9`, a path longer than the API takes): the delete is final.
+   */
+  trashPathOf(path: string): string | undefined {
+    const base = `${TRASH}${path}`;
+    if (base.length + 2 > MAX_PATH) return undefined;
+    let node: TreeNode = this.root;
+    for (const name of splitPath(parentOf(base))) {
+      const next: TreeNode | undefined = node.children.get(name);
+      if (!next) break;
+      if (next.kind !== "dir") return undefined;
+      node = next;
+    }
+    for (let copy = 0; copy <= 9; copy++) {
+      const candidate = copy === 0 ? base : `${base}.${copy}`;
+      const taken = this.get(candidate);
+      if (!taken) return candidate;
+      if (copy === 9) return taken.kind === "file" ? candidate : undefined;
+    }
+    return undefined;
+  }
+
+  /** Moves the file at `path` to its place in the trash (folders on the way made), or deletes it. */
+  private moveToTrash(path: string, time: number): void {
+    const node = this.get(path) as FileNode;
+    const target = this.trashPathOf(path);
+    this.detach(path);
+    if (target === undefined) {
+      this.drop(node);
+      return;
+    }
+    let dir = this.root;
+    for (const name of splitPath(parentOf(target))) {
+      let next = dir.children.get(name) as DirNode | undefined;
+      if (!next) {
+        next = newDir(time);
+        dir.children.set(name, next);
+      }
+      dir = next;
+    }
+    const replaced = dir.children.get(baseName(target));
+    if (replaced) this.drop(replaced);
+    dir.children.set(baseName(target), node);
   }
 
   copy(from: string, to: string, time: number): void {

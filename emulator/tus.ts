@@ -55,7 +55,11 @@ export function createTusServer(ctx: Context, directory: string): Server {
       const { hash, size } = await blobs.putFile(join(directory, upload.id));
       try {
         const head = await blobs.head(hash, HEAD_BYTES);
-        const content = fileContent(hash, size, head, filename, upload.metadata?.filetype, "declared");
+        // typed by the name's extension, as the live service types an upload; the `filetype` sent
+        // is kept only under `content-type-declared` (docs/api.md#uploads-and-fetches)
+        const kept = ctx.plays("content-type-declared");
+        const declared = kept ? upload.metadata?.filetype : null;
+        const content = fileContent(hash, size, head, filename, declared, kept ? "declared" : "extension");
         await ctx.store.commit({ type: "writeFile", account, path: filename, content, time: Date.now() });
         return {};
       } catch (e) {

@@ -1,13 +1,16 @@
 // Variants: the other answers a real service plausibly gives where docs/api.md marks a fact
-// [likely] or [unknown]. By default the emulator answers as docs/api.md's "Emulator" column says;
-// each variant (`--variant NAME`, repeatable) makes it answer one fact the other way, so the
-// provider's suites can run against every service the documentation allows.
+// [likely] or [unknown], or where the live service ([live]) answers otherwise than the
+// documentation shows. By default the emulator answers as a real account does (docs/api.md's
+// [live] facts, then its "Emulator" column); each variant (`--variant NAME`, repeatable) makes it
+// answer one fact the other way, so the provider's suites can run against every service the
+// documentation and the live captures allow.
 
 /** Each variant: the fact it plays (a section of docs/api.md) and what the emulator then does. */
 export const VARIANTS = {
   "token-scope-string": {
     section: "authentication-and-tokens",
-    plays: "the token answer's `scope` is one space-separated string (as OAuth 2 writes it), not an array",
+    plays:
+      "the token answer's `scope` is one space-separated string (as OAuth 2 writes it), not an array holding it",
   },
   "errors-plain": {
     section: "errors",
@@ -68,9 +71,21 @@ export const VARIANTS = {
     section: "files-and-folders",
     plays: "deleting a path that does not exist answers 200 instead of `No such file or directory`",
   },
-  "content-type-sniffed": {
+  "delete-final": {
+    section: "files-and-folders",
+    plays: "deleting a file removes it at once instead of moving it to `/.Trash` + its path",
+  },
+  "documented-shapes": {
+    section: "files-and-folders",
+    plays:
+      "answers in the documentation's stricter shapes instead of the live ones: `meta.duration` never null (0), " +
+      "system folders' entries and `stat` complete, no `continuation: null`, search hits with `_type`, the billing " +
+      "plan with `description`, the token's `scope` an array of single scopes",
+  },
+  "content-type-declared": {
     section: "uploads-and-fetches",
-    plays: "an upload's content type is taken from the file name's extension, not from the request",
+    plays:
+      "an upload keeps the content type it was sent with, instead of the one the file name's extension gives",
   },
   "upload-no-mkdir": {
     section: "uploads-and-fetches",

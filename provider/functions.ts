@@ -3,12 +3,12 @@
 // (`mediahost:index:<name>`), and the package schema lists them. Each has its arguments' schema
 // (checked before any API call, naming the field and the rule), what it returns, and which of
 // its results are secrets.
-import { schemas } from "mediahost-contract";
+import { joinPath, SYSTEM_FOLDERS, type SystemFolder } from "mediahost-contract";
 import { z } from "zod";
 
 export type { DataFunction } from "./data-function";
 
-import { listFolder, ProviderError } from "./client";
+import { type AccountRead, FolderEntry, listFolder, ProviderError, reads } from "./client";
 import { type DataFunction, define } from "./data-function";
 import { mediaFunctions } from "./media-functions";
 import { ManagedPath } from "./resources/schema";
@@ -23,7 +23,7 @@ const AccountOnly = z.strictObject({
  * The account with its write-only credentials read as empty, as the documentation has them: a
  * service may show them masked or in clear (docs/api.md#account), and a program must not get them.
  */
-function withoutCredentials(account: schemas.Account): schemas.Account {
+function withoutCredentials(account: AccountRead): AccountRead {
   const out = structuredClone(account);
   const auth = out.fetching?.http?.auth;
   if (auth?.password) auth.password = "";
@@ -37,13 +37,13 @@ export const dataFunctions = {
     description:
       "The account object: settings, aliases (with custom domains), CDN host names, status. Secrets read as empty.",
     args: AccountOnly,
-    result: schemas.Account,
+    result: reads.getAccount,
     run: async (client) => withoutCredentials(await client.ops.getAccount()),
   }),
   getAccountStorage: define({
     description: "Storage plan, usage and file count.",
     args: AccountOnly,
-    result: schemas.Storage,
+    result: reads.getStorage,
     run: (client) => client.ops.getStorage(),
   }),
   getAccountLimits: define({
@@ -51,19 +51,19 @@ export const dataFunctions = {
       "Every rate-limit counter over the past 60 minutes (`counters`, by name): count, limit, remaining, reset.",
     args: AccountOnly,
     // a map of counters, under a property of its own: a function's result has named properties
-    result: z.object({ counters: schemas.Limits }),
+    result: z.object({ counters: reads.getLimits }),
     run: async (client) => ({ counters: await client.ops.getLimits() }),
   }),
   getBillingPlan: define({
     description: "The billing plan.",
     args: AccountOnly,
-    result: schemas.BillingPlan,
+    result: reads.getBillingPlan,
     run: (client) => client.ops.getBillingPlan(),
   }),
   getAccountUsers: define({
     description: "The account's users and their roles.",
     args: AccountOnly,
-    result: z.object({ users: z.array(schemas.AccountUser) }),
+    result: z.object({ users: reads.listUsers }),
     run: async (client) => ({ users: await client.ops.listUsers() }),
   }),
   getUser: define({
@@ -76,7 +76,7 @@ export const dataFunctions = {
         .max(256, { message: "must be at most 256 characters" }),
     }),
     // the contract's user, named by its id (the answer does not repeat it)
-    result: z.object({ userId: z.string(), ...schemas.User.shape }),
+    result: z.object({ userId: z.string(), ...reads.getUser.shape }),
     secrets: ["s3Secret"],
     run: async (client, { userId }) => {
       const { s3Secret, email, firstName, lastName, dateCreated } = await client.ops.getUser({
@@ -86,12 +86,21 @@ export const dataFunctions = {
     },
   }),
   listFolder: define({
-    description: "Every entry of a folder, across all pages.",
+    description:
+      "Every entry of a folder, across all pages; the account's system folders say what they are (`systemFolder`).",
     args: z.strictObject({ account: Account, path: ManagedPath }),
-    result: z.object({ path: z.string(), entries: z.array(schemas.DirEntry) }),
+    result: z.object({
+      path: z.string(),
+      entries: z.array(FolderEntry.extend({ systemFolder: z.string().optional() })),
+    }),
     run: async (client, { path }) => {
       const entries = [];
-      for await (const entry of listFolder(client, path)) entries.push(entry);
+      for await (const entry of listFolder(client, path)) {
+        const system = entry.isDirectory
+          ? SYSTEM_FOLDERS[joinPath(path, entry.filename) as SystemFolder]
+          : undefined;
+        entries.push(system ? { ...entry, systemFolder: system } : entry);
+      }
       return { path, entries };
     },
   }),

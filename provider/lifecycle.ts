@@ -16,6 +16,7 @@ import { canonical, containsUnknown, UNKNOWN } from "./diff";
 import { ProviderError, shaped } from "./errors";
 import { log } from "./log";
 import { describe, type Kind, kindContext, propertiesOf, type Recorded } from "./resources/kind";
+import { systemRefusal } from "./resources/schema";
 import type { Move, Session } from "./session";
 import { defined, openRecorded, orGone, seenInState, whereNow } from "./steps";
 
@@ -169,6 +170,11 @@ export class Lifecycle {
       const ctx = this.session.context(undefined);
       const alias = await ctx.alias(undefined, `${kind.name} ${id}`);
       const inputs = kind.importing.identity(id);
+      // the account's system folders are never the stack's (an image profile in /Profiles may be)
+      const at = kind.location ? (inputs as Record<string, unknown>)[kind.location] : undefined;
+      const refusal =
+        typeof at === "string" ? systemRefusal(at, kind.contains ? "folder" : "other") : undefined;
+      if (refusal) throw new ProviderError(`${kind.name} ${id} cannot be imported: ${refusal}`);
       const named = kind.id(inputs as never, alias);
       if (named !== id) {
         throw new ProviderError(
@@ -178,7 +184,9 @@ export class Lifecycle {
       const olds = { ...inputs, accountAlias: alias } as State;
       const live = await orGone(kind.read(kindContext(ctx, alias), olds as never, "all"));
       if (!live) return undefined;
-      const outs = { ...olds, ...live };
+      // an object that stays the account's is taken in as adopted: a delete leaves it in place
+      const kept = kind.importing.accounts?.(inputs) ? { __adopted: {} } : {};
+      const outs = { ...olds, ...live, ...kept };
       return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
     });
   }

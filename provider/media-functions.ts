@@ -4,7 +4,7 @@
 // the client, which honours the rate-limit counters (search's and the statistics' own included).
 import { schemas } from "mediahost-contract";
 import { z } from "zod";
-import { type MediahostClient, ProviderError, searchHits } from "./client";
+import { type MediahostClient, ProviderError, SearchFound, StorageRead, searchHits } from "./client";
 import { define } from "./data-function";
 import { ManagedPath } from "./resources/schema";
 
@@ -43,8 +43,8 @@ function byDay<T extends object>(keyed: Record<string, T>): ({ day: string } & T
 export const SEARCH_LIMIT_MAX = 100_000;
 const PAGE = 100;
 
-/** What `searchFiles` returns of a hit: its `_source`, as documented. */
-const FoundFile = schemas.SearchHit.shape._source;
+/** What `searchFiles` returns of a hit: its `_source`, as the provider reads it (provider/client/reads.ts). */
+const FoundFile = SearchFound;
 
 /** The first `limit` hits of a search: paged up to 1,000, scrolled past (client/helpers.ts). */
 async function search(
@@ -122,7 +122,7 @@ export const mediaFunctions = {
   getStorageStats: define({
     description: "The storage in use at the start of each day of the range (`days`, in time order).",
     args: Range,
-    result: z.object({ days: z.array(z.object({ day: z.string(), ...schemas.Storage.shape })) }),
+    result: z.object({ days: z.array(z.object({ day: z.string(), ...StorageRead.shape })) }),
     run: async (client, range) => ({
       days: byDay(await client.ops.getStorageStats({ query: rangeQuery(range) })),
     }),

@@ -105,6 +105,12 @@ export const TYPE_DOCS: Record<string, string> = {
   "GetAccountResultFetching.http": "The HTTP origin.",
   "GetAccountResultFetching.s3": "The S3 origin (its secret key reads as empty).",
   "GetAccountResultFetching.maxFilesize": "The largest file the account fetches, in bytes.",
+  GetAccountResultFetchingS3: "The S3 bucket files are fetched from (its secret key is never shown).",
+  "GetAccountResultFetchingS3.accessKeyId": "The access key the account reads the bucket with.",
+  "GetAccountResultFetchingS3.bucket": "The bucket's name.",
+  "GetAccountResultFetchingS3.endpoint": "The S3 endpoint, for a store other than AWS.",
+  "GetAccountResultFetchingS3.prefix": "The key prefix files are fetched under.",
+  "GetAccountResultFetchingS3.forcePathStyle": "Whether the bucket is addressed in path style.",
   GetAccountResultFetchingHttp: "The HTTP origin.",
   "GetAccountResultFetchingHttp.url": "The origin's base URL.",
   "GetAccountResultFetchingHttp.auth": "HTTP basic authentication towards the origin.",
@@ -146,6 +152,7 @@ export const TYPE_DOCS: Record<string, string> = {
   "GetBillingPlanResult.price": "The plan's price per period.",
   "GetBillingPlanResult.storage": "The storage the plan includes.",
   "GetBillingPlanResult.burstableStorage": "The burstable storage the plan allows.",
+  "GetBillingPlanResult.dataTransferLimit": "The data transfer the plan allows; absent when unlimited.",
   GetBillingPlanResultPrice: "The plan's price per billing period.",
   "GetBillingPlanResultPrice.month": "Per month.",
   "GetBillingPlanResultPrice.year": "Per year.",
@@ -178,6 +185,14 @@ export const TYPE_DOCS: Record<string, string> = {
   "ListFolderResultEntriesItemMeta.width": "Width in pixels.",
   "ListFolderResultEntriesItemMeta.height": "Height in pixels.",
   "ListFolderResultEntriesItemMeta.duration": "A video's duration in seconds.",
+  "ListFolderResultEntriesItemMeta.format": "The media's format, where the service tells it.",
+  "ListFolderResultEntriesItem.systemFolder":
+    "Set on the account's system folders (`/.Trash`, `/.processed`, `/.well-known`, `/Shared`, `/Profiles`): what the folder is for. They are the account's: the provider never creates, moves, deletes or writes into them (the files of `/Profiles` excepted).",
+  SearchFilesResultFilesItemMeta: "What the service read of the media (absent where it has none).",
+  "SearchFilesResultFilesItemMeta.width": "Width in pixels.",
+  "SearchFilesResultFilesItemMeta.height": "Height in pixels.",
+  "SearchFilesResultFilesItemMeta.duration": "A video's duration in seconds.",
+  "SearchFilesResultFilesItemMeta.format": "The media's format (e.g. `jpeg`).",
 };
 
 type Value = string | number | boolean | Value[] | { [key: string]: Value };

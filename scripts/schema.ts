@@ -142,8 +142,10 @@ class Types {
   }
 }
 
-const jsonSchema = (schema: z.ZodType) =>
-  z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+// inputs as a program writes them; results as the provider gives them (provider/client/reads.ts
+// reads numbers from numeric strings, `null` as absent)
+const jsonSchema = (schema: z.ZodType, io: "input" | "output" = "input") =>
+  z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
 
 const ACCOUNT = {
   type: "string",
@@ -248,7 +250,7 @@ function dataFunction(
   types: Types,
 ): Spec {
   const args = jsonSchema(fn.args);
-  const result = jsonSchema(fn.result);
+  const result = jsonSchema(fn.result, "output");
   const typeName = upper(name);
   return {
     description: fn.description,

@@ -14,7 +14,7 @@ import { VERSION } from "../provider/version";
 import { importDocumentOf } from "./lib/import-file";
 import { slug } from "./lib/names";
 import { generateProgram } from "./lib/program";
-import { readAccount } from "./lib/read-account";
+import { readAccount, systemFoldersLine } from "./lib/read-account";
 import { runMain } from "./lib/run";
 
 const USAGE = `Usage: mediahost-generate (--out DIR | --import-file FILE) [--depth N] [--account NAME]
@@ -134,6 +134,9 @@ async function main(argv: string[]): Promise<number> {
   progress(
     `read account "${snapshot.accountAlias}": ${snapshot.aliases.length} aliases, ${folderCount} folders${values.files ? `, ${snapshot.files.length} files (${snapshot.largeFiles.length} larger left out)` : ""} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
+
+  const systemLine = systemFoldersLine(snapshot.systemFolders);
+  if (systemLine) progress(systemLine);
 
   if (values["import-file"]) {
     // the native face's way: `pulumi import --file` takes every object in, each read by its id

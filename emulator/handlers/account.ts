@@ -48,7 +48,7 @@ export const accountHandlers: Pick<Handlers, AccountOps> = {
   getLimits: ({ account, now }) => account.limiter.all(seconds(now)),
   getStorage: ({ account }) => account.storage(),
   listUsers: ({ account }) => account.users(),
-  getBillingPlan: ({ account }) => account.billingPlan(),
+  getBillingPlan: ({ ctx, account }) => account.billingPlan(ctx.plays("documented-shapes")),
 
   addCustomDomain: async ({ ctx, account, body }) => {
     await ctx.store.commit({ type: "addCustomDomain", account: account.alias, ...body });

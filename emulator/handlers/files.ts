@@ -10,7 +10,8 @@ import { ApiError, badRequest, FsError, httpError, notFound } from "../errors";
 import type { Job } from "../jobs";
 import { fileContent, type TypeFirst } from "../media";
 import { scroll, search } from "../search";
-import type { TreeNode } from "../tree";
+import { isSystemFolder } from "../system";
+import type { MediaInfo, TreeNode } from "../tree";
 import { cleanPath, type Handlers, Raw, seconds } from "./types";
 
 type FileOps =
@@ -41,8 +42,26 @@ const FETCH_TIMEOUT_MS = 30_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const encodePath = (path: string) => path.split("/").map(encodeURIComponent).join("/");
 
-function statView(node: TreeNode): Record<string, unknown> {
+/**
+ * How stat and readdir answer: `live` as the live service does (a system folder without the
+ * fields the documentation requires, a null duration where unknown), else in the documentation's
+ * shapes (`documented-shapes`: every field there, a duration never null).
+ */
+interface Shapes {
+  live: boolean;
+}
+
+const shapesOf = (ctx: Context): Shapes => ({ live: !ctx.plays("documented-shapes") });
+
+function mediaView(media: MediaInfo, shapes: Shapes): Record<string, unknown> {
+  if (shapes.live || media.duration !== null) return { ...media };
+  return { ...media, duration: 0 };
+}
+
+function statView(path: string, node: TreeNode, shapes: Shapes): Record<string, unknown> {
   if (node.kind === "dir") {
+    // [live] a system folder's stat: no mtime, ctime or meta
+    if (shapes.live && isSystemFolder(path)) return { size: 0, isDirectory: true };
     return { mtime: iso(node.mtime), ctime: iso(node.ctime), size: 0, isDirectory: true, meta: {} };
   }
   return {
@@ -51,20 +70,24 @@ function statView(node: TreeNode): Record<string, unknown> {
     contentType: node.contentType,
     size: node.size,
     isDirectory: false,
-    meta: { ...node.media },
+    meta: mediaView(node.media, shapes),
   };
 }
 
-function entryView(name: string, node: TreeNode): Record<string, unknown> {
-  if (node.kind === "dir")
+function entryView(dirname: string, name: string, node: TreeNode, shapes: Shapes): Record<string, unknown> {
+  if (node.kind === "dir") {
+    // [live] a system folder's entry: no mtime, no meta
+    if (shapes.live && dirname === "/" && isSystemFolder(`/${name}`))
+      return { filename: name, size: 0, isDirectory: true };
     return { filename: name, mtime: iso(node.mtime), size: 0, isDirectory: true, meta: {} };
+  }
   return {
     filename: name,
     mtime: iso(node.mtime),
     contentType: node.contentType,
     size: node.size,
     isDirectory: false,
-    meta: { ...node.media },
+    meta: mediaView(node.media, shapes),
   };
 }
 
@@ -272,10 +295,12 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
       throw err;
     }
   },
-  deleteFile: async ({ ctx, account, query }) => {
+  /** A file moves to /.Trash + its path ([likely]); `delete-final`: it is gone at once. */
+  deleteFile: async ({ ctx, account, query, now }) => {
     const path = cleanPath(query.filename, "filename");
     if (ctx.plays("delete-missing-ok") && !account.tree.get(path)) return;
-    await ctx.store.commit({ type: "delete", account: account.alias, path, recursive: false });
+    const trash = ctx.plays("delete-final") ? {} : { trash: true, time: now };
+    await ctx.store.commit({ type: "delete", account: account.alias, path, recursive: false, ...trash });
   },
   copy: async ({ ctx, account, query, now }) => {
     const [from, to] = [cleanPath(query.from, "from"), cleanPath(query.to, "to")];
@@ -286,11 +311,19 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
     await ctx.store.commit({ type: "rename", account: account.alias, from, to });
   },
 
-  stat: ({ account, query }) => statView(account.tree.require(cleanPath(query.filename, "filename"))),
+  stat: ({ ctx, account, query }) => {
+    const path = cleanPath(query.filename, "filename");
+    return statView(path, account.tree.require(path), shapesOf(ctx));
+  },
 
-  /** Entries in name order; `continuation` is the last name of the previous page, encoded. */
-  readdir: ({ account, query }) => {
-    const dir = account.tree.requireDir(cleanPath(query.dirname, "dirname"));
+  /**
+   * Entries in name order; `continuation` is the last name of the previous page, encoded; on the
+   * last page `null`, as the live service may send it (`documented-shapes`: absent).
+   */
+  readdir: ({ ctx, account, query }) => {
+    const dirname = cleanPath(query.dirname, "dirname");
+    const dir = account.tree.requireDir(dirname);
+    const shapes = shapesOf(ctx);
     let after: string | undefined;
     if (query.continuation !== undefined) {
       after = Buffer.from(query.continuation, "base64url").toString("utf8");
@@ -300,10 +333,11 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
     const names = [...dir.children.keys()].sort().filter((n) => after === undefined || n > after);
     const page = names.slice(0, PAGE_SIZE);
     const out: Record<string, unknown> = {
-      contents: page.map((name) => entryView(name, dir.children.get(name) as TreeNode)),
+      contents: page.map((name) => entryView(dirname, name, dir.children.get(name) as TreeNode, shapes)),
     };
     if (names.length > PAGE_SIZE)
       out.continuation = Buffer.from(page[page.length - 1] as string).toString("base64url");
+    else if (shapes.live) out.continuation = null;
     return out;
   },
 
@@ -352,8 +386,9 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
     return { url: `${ctx.baseUrl}/cdn/${encodeURIComponent(alias)}${encodePath(relative)}?${params}` };
   },
 
-  search: ({ account, body }) => search(account.tree, account.alias, body),
-  searchScroll: ({ account, body }) => scroll(account.tree, account.alias, body.scrollId),
+  search: ({ ctx, account, body }) => search(account.tree, account.alias, body, shapesOf(ctx).live),
+  searchScroll: ({ ctx, account, body }) =>
+    scroll(account.tree, account.alias, body.scrollId, shapesOf(ctx).live),
 
   startZip: ({ ctx, account, body }) => {
     const filenames = body.filenames.map((f, i) => cleanPath(f, `filenames[${i}]`));
@@ -365,26 +400,23 @@ export const fileHandlers: Pick<Handlers, FileOps> = {
   getZipJob: ({ ctx, account, query }) => jobView(ctx, ctx.jobs.get(account.alias, query.id, "zip")),
   startBatchDelete: ({ ctx, account, body }) => {
     const filenames = body.filenames.map((f, i) => cleanPath(f, `filenames[${i}]`));
-    return { id: ctx.jobs.startBatchDelete(account, filenames) };
+    return { id: ctx.jobs.startBatchDelete(account, filenames, !ctx.plays("delete-final")) };
   },
   getBatchDeleteJob: ({ ctx, account, query }) =>
     jobView(ctx, ctx.jobs.get(account.alias, query.id, "batchDelete")),
 
-  /** The simple upload: the body is the file; missing folders are made (docs/api.md#uploads-and-fetches). */
+  /**
+   * The simple upload: the body is the file; missing folders are made; typed by the name's
+   * extension whatever it was sent with ([live]; `content-type-declared`: the type sent is kept).
+   * docs/api.md#uploads-and-fetches
+   */
   upload: async ({ ctx, account, query, body }) => {
     const filename = cleanPath(query.filename, "filename");
     const data = Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength);
     const declared = body.contentType === "application/octet-stream" ? null : (body.contentType ?? null);
-    const sniffed = ctx.plays("content-type-sniffed");
+    const kept = ctx.plays("content-type-declared");
     if (ctx.plays("upload-no-mkdir")) account.tree.requireDir(parentOf(filename));
-    await storeFile(
-      ctx,
-      account,
-      filename,
-      data,
-      sniffed ? null : declared,
-      sniffed ? "extension" : "declared",
-    );
+    await storeFile(ctx, account, filename, data, kept ? declared : null, kept ? "declared" : "extension");
   },
   getTusLocations: ({ ctx }) =>
     ctx.plays("tus-bare") ? TUS_LOCATIONS.map((name) => ({ name })) : TUS_LOCATIONS,

@@ -3,10 +3,12 @@
 // shows them. Pure functions: no client, no clock.
 import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
+import type { AccountRead } from "../client";
 import { canonical } from "../diff";
 import { ProviderError } from "../errors";
 
-export type Account = z.infer<typeof schemas.Account>;
+/** The account object as the provider reads it (provider/client/reads.ts). */
+export type Account = AccountRead;
 export type AccountUpdate = z.input<typeof schemas.AccountUpdate>;
 export type AliasUpdate = NonNullable<AccountUpdate["aliases"]>[string];
 type Settings = Pick<AccountUpdate, "minify" | "fetching">;
@@ -136,6 +138,46 @@ export function updateBody(
     if (!merges || Object.keys(map).length > 0) body.aliases = map;
   }
   return Object.keys(body).length > 0 ? body : undefined;
+}
+
+/** The written leaves `live` leaves out altogether (where another value would be another writer's). */
+function missingIn(live: unknown, written: unknown, at: string): string[] {
+  if (written === undefined) return [];
+  if (live === undefined || live === null) return [at];
+  if (written === null || typeof written !== "object" || Array.isArray(written)) return [];
+  if (typeof live !== "object") return [];
+  return Object.entries(written).flatMap(([k, v]) =>
+    missingIn((live as Record<string, unknown>)[k], v, at ? `${at}.${k}` : k),
+  );
+}
+
+/**
+ * What a change wrote that `account`, read after it, does not show at all: a service that leaves a
+ * field out of its answers cannot confirm it, and no other writer is to blame.
+ */
+export function unshown(account: Account, change: AccountChange): string[] {
+  const alias = change.alias;
+  const missing = [
+    ...(alias?.fields ? missingIn(account.aliases?.[alias.name], alias.fields, `aliases.${alias.name}`) : []),
+    ...missingIn(account.minify, change.settings?.minify, "minify"),
+  ];
+  if (change.settings?.fetching)
+    missing.push(...missingIn(account.fetching, fetchingAsReadBack(change.settings.fetching), "fetching"));
+  return missing;
+}
+
+/** The error for a change the service's answers never show, however often it is written. */
+export function notShown(
+  resource: string,
+  accountAlias: string,
+  rounds: number,
+  fields: string[],
+): ProviderError {
+  return new ProviderError(
+    `${resource}: account "${accountAlias}" does not show ${fields.map((f) => `\`${f}\``).join(", ")} in its ` +
+      `answers (written ${rounds} times, each read back without it), so the provider cannot confirm the change ` +
+      "took; check it in the service's console",
+  );
 }
 
 /** The error for a change another writer kept undoing. */

@@ -3,15 +3,13 @@
 // locks that serialize whole-object writes per object, and what kinds learn during one run
 // (`shared`). Every resource of the account in one `pulumi` command shares it.
 import { Mutex } from "async-mutex";
-import type { schemas } from "mediahost-contract";
-import type { z } from "zod";
-import { type ClientOptions, MediahostClient } from "../client";
+import { type AccountRead, type ClientOptions, MediahostClient } from "../client";
 import type { Credentials } from "../config";
 import { refusal } from "./account-object";
 import { Listings } from "./listings";
 import { AccountWriter, type WriterOptions } from "./writer";
 
-type Account = z.infer<typeof schemas.Account>;
+type Account = AccountRead;
 
 export interface ContextOptions {
   client?: Partial<ClientOptions>;

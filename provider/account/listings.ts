@@ -5,15 +5,12 @@
 // child, or a parent that cannot be listed, is read with `stat` (the caller's fallback).
 //
 // What this relies on (docs/api.md#files-and-folders): a listing names every entry of the folder
-// across its pages, each with `filename` (the base name), `isDirectory`, `size` and `mtime`. It
+// across its pages, each with `filename` (the base name), `isDirectory` and `size`, and mostly `mtime`
+// ([live]: some entries leave it out). It
 // does not rely on any order of the entries.
 
-import type { schemas } from "mediahost-contract";
 import { baseName, parentOf } from "mediahost-contract";
-import type { z } from "zod";
-import { type MediahostClient, MediahostError } from "../client";
-
-type DirEntry = z.infer<typeof schemas.DirEntry>;
+import { type FolderEntry as DirEntry, type MediahostClient, MediahostError } from "../client";
 
 /** The entry, `undefined` when the listing shows there is none, or "stat" when the listing cannot tell. */
 export type Lookup = DirEntry | undefined | "stat";

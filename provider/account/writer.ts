@@ -20,10 +20,12 @@ import {
   type AccountChange,
   type ChangeResult,
   isRemoval,
+  notShown,
   overwritten,
   type RemovalRule,
   readBack,
   refusal,
+  unshown,
   updateBody,
 } from "./account-object";
 import { freshMs, Pacer, type PacingOptions } from "./pacing";
@@ -231,8 +233,14 @@ export class AccountWriter {
     }
     this.unchecked = [];
     this.pacer.resolved(Date.now());
-    for (const p of lost.filter((p) => p.rounds >= MAX_ROUNDS))
-      p.reject(overwritten(p.change.resource, account.alias, p.rounds));
+    for (const p of lost.filter((p) => p.rounds >= MAX_ROUNDS)) {
+      const missing = unshown(account, p.change);
+      p.reject(
+        missing.length > 0
+          ? notShown(p.change.resource, account.alias, p.rounds, missing)
+          : overwritten(p.change.resource, account.alias, p.rounds),
+      );
+    }
     return lost.filter((p) => p.rounds < MAX_ROUNDS);
   }
 

@@ -1,15 +1,13 @@
 // Multi-call helpers over the typed client: folder listings that follow `continuation`,
 // search that pages (and scrolls only past 1,000 hits), and polling of asynchronous jobs.
-import type { schemas } from "mediahost-contract";
 import type { MediahostClient } from "./client";
 import { MediahostError } from "./errors";
+import type { FolderEntry, JobStatus, Read } from "./reads";
 
-type DirEntry = import("zod").infer<typeof schemas.DirEntry>;
-type SearchHit = import("zod").infer<typeof schemas.SearchHit>;
-type JobStatus = import("zod").infer<typeof schemas.JobStatus>;
+type SearchHit = Read<"search">["hits"][number];
 
 /** Every entry of a folder, page by page (100 a page), in the service's order. */
-export async function* listFolder(client: MediahostClient, dirname: string): AsyncGenerator<DirEntry> {
+export async function* listFolder(client: MediahostClient, dirname: string): AsyncGenerator<FolderEntry> {
   let continuation: string | undefined;
   do {
     const page = await client.ops.readdir({ query: { dirname, continuation } });

@@ -7,7 +7,7 @@
 // New content is uploaded in place; a path change uploads to the new path, then deletes the old.
 // Delete removes the file only while it holds what this stack wrote, unless `forceDestroy`.
 import { readFileSync } from "node:fs";
-import { parentOf } from "mediahost-contract";
+import { parentOf, systemFolderOf } from "mediahost-contract";
 import { z } from "zod";
 import { MediahostError } from "../client";
 import {
@@ -21,7 +21,7 @@ import {
 } from "../client/transfer";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
-import { Adopt, ManagedPath } from "./schema";
+import { Adopt, WritablePath } from "./schema";
 import { mkdirWithParents } from "./tree";
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, { message: "must be a SHA-256 in hex (64 characters)" });
@@ -31,7 +31,7 @@ const CONTENT_MAX = 1024 * 1024;
 const inputs = z
   .strictObject({
     /** Absolute path of the file. Changing it uploads to the new path, then deletes the old file. */
-    path: ManagedPath.refine((p) => p !== "/", { message: 'must be a file path, not the root "/"' }),
+    path: WritablePath.refine((p) => p !== "/", { message: 'must be a file path, not the root "/"' }),
     /** The file's text (UTF-8); may be a secret. */
     content: z
       .string()
@@ -92,27 +92,41 @@ async function contentOf(i: Inputs): Promise<{ content: Content; sha256: string;
   }
 }
 
-/** What is at `path` now: size and mtime (or undefined when there is no file there). */
-async function look(ctx: KindContext, path: string): Promise<{ size: number; mtime: string } | undefined> {
+/** What is at a file's path now, as the parent's listing or `stat` shows it. */
+interface There {
+  size: number;
+  /** [live] some answers leave it out: such a file is compared by its content. */
+  mtime?: string;
+  contentType?: string;
+}
+
+/** What is at `path` now: size, mtime and type (or undefined when there is no file there). */
+async function look(ctx: KindContext, path: string): Promise<There | undefined> {
   const found = await ctx.account.listings.lookup(path);
-  if (found !== "stat")
-    return found && !found.isDirectory ? { size: found.size, mtime: found.mtime } : undefined;
+  if (found !== "stat") return found && !found.isDirectory ? thereOf(found) : undefined;
   try {
     const s = await ctx.client.ops.stat({ query: { filename: path } });
-    return s.isDirectory ? undefined : { size: s.size, mtime: s.mtime };
+    return s.isDirectory ? undefined : thereOf(s);
   } catch (err) {
     if (err instanceof MediahostError && (err.isNotFound || err.isNotADirectory)) return undefined;
     throw err;
   }
 }
 
+const thereOf = ({ size, mtime, contentType }: There): There => ({ size, mtime, contentType });
+
+/** When the file was written, for the state: the service's mtime, else now (the next refresh compares content). */
 async function statFile(ctx: KindContext, path: string): Promise<{ size: number; mtime: string }> {
   const s = await ctx.client.ops.stat({ query: { filename: path } });
-  return { size: s.size, mtime: s.mtime };
+  return { size: s.size, mtime: s.mtime ?? new Date().toISOString() };
 }
 
-/** Writes the file from its source; returns what the state records. */
-async function write(ctx: KindContext, i: Inputs): Promise<FileRecorded> {
+/**
+ * Writes the file from its source; returns what the state records. `keepType` is the type the
+ * service holds the file with: an upload over it keeps it when the program sets none (an
+ * account's image profile stays `application/json`).
+ */
+async function write(ctx: KindContext, i: Inputs, keepType?: string): Promise<FileRecorded> {
   if (i.fetchUrl !== undefined) {
     const item = { url: i.fetchUrl, filename: i.path, ...(i.fetchAuth ? { auth: i.fetchAuth } : {}) };
     const [result] = await ctx.client.ops.fetch({ body: [item] });
@@ -129,7 +143,7 @@ async function write(ctx: KindContext, i: Inputs): Promise<FileRecorded> {
   const options = {
     fingerprint: uploadFingerprint(ctx.client.baseUrl, ctx.accountAlias, i.path, hash),
     progress: (message: string) => ctx.info(`File ${message}`),
-    ...(i.contentType ? { contentType: i.contentType } : {}),
+    ...(i.contentType || keepType ? { contentType: i.contentType ?? keepType } : {}),
   };
   let uploaded: Uploaded;
   try {
@@ -156,18 +170,22 @@ const ANSWER_WINDOW_BEFORE_MS = 60_000;
  * its Date, is to the second; the window applies to every recorded time). A write by someone else
  * later than that is told apart.
  */
-function unchanged(there: { size: number; mtime: string }, olds: { size: number; mtime: string }): boolean {
-  if (there.size !== olds.size) return false;
+function unchanged(there: There, olds: { size: number; mtime: string }): boolean {
+  if (there.size !== olds.size || there.mtime === undefined) return false;
   if (there.mtime === olds.mtime) return true;
   const listed = Date.parse(there.mtime);
   const answered = Date.parse(olds.mtime);
   return listed >= answered - ANSWER_WINDOW_BEFORE_MS && listed < answered + 1_000;
 }
 
-/** The hash the inputs ask for, or undefined for a fetched file (known only once fetched). */
+/**
+ * The hash the inputs ask for, or undefined for a fetched file (known only once fetched). Inline
+ * content is its own hash: a `contentSha256` that code of an earlier import spelled out beside it
+ * goes stale once the content is edited.
+ */
 function wanted(i: Inputs): string | undefined {
-  if (i.contentSha256 !== undefined) return i.contentSha256;
   if (i.content !== undefined) return sha256(Buffer.from(i.content, "utf8"));
+  if (i.contentSha256 !== undefined) return i.contentSha256;
   if (i.sourcePath !== undefined) {
     try {
       return sha256(readFileSync(i.sourcePath));
@@ -180,11 +198,33 @@ function wanted(i: Inputs): string | undefined {
 
 const short = (hash: string) => `${hash.slice(0, 12)}…`;
 
+/** The time the state records of what is there: its mtime, else now (the next refresh then compares content). */
+const mtimeOf = (there: There) => there.mtime ?? new Date().toISOString();
+
+/**
+ * Takes over a file that is there already (after `found`): reads it, and writes only when its
+ * bytes differ from the program's, keeping the service's type unless the program sets one.
+ */
+async function takeOver(ctx: KindContext, i: Inputs, there: There): Promise<FileRecorded> {
+  const want = i.fetchUrl === undefined ? wanted(i) : undefined;
+  const typeHolds = i.contentType === undefined || i.contentType === there.contentType;
+  if (want !== undefined && typeHolds) {
+    const live = await remoteDigest(ctx.client, i.path);
+    if (live.sha256 === want) {
+      ctx.info(`File ${i.path}: already holds this content: nothing uploaded`);
+      return { sha256: live.sha256, size: live.size, mtime: mtimeOf(there) };
+    }
+  }
+  return write(ctx, i, there.contentType);
+}
+
 /**
  * An imported file: its text becomes `content`, which is what the generated program declares; a
  * file that is not UTF-8 text, or larger than inline content may be, cannot be imported as code.
+ * No `contentSha256`: it is the SDK's to compute from `content` (no program declares it), so code
+ * `pulumi import` writes leaves it out; what the file holds is recorded as `sha256`.
  */
-async function importContent(ctx: KindContext, path: string, there: { size: number; mtime: string }) {
+async function importContent(ctx: KindContext, path: string, there: There) {
   const refuse = (why: string) =>
     new ProviderError(
       `${path} ${why}, so it cannot be imported as inline content: declare it with \`source\` (a FileAsset) ` +
@@ -199,8 +239,7 @@ async function importContent(ctx: KindContext, path: string, there: { size: numb
   } catch {
     throw refuse("is not UTF-8 text");
   }
-  const hash = sha256(bytes);
-  return { content: text, contentSha256: hash, sha256: hash, size: bytes.byteLength, mtime: there.mtime };
+  return { content: text, sha256: sha256(bytes), size: bytes.byteLength, mtime: mtimeOf(there) };
 }
 
 export const file = defineKind({
@@ -217,7 +256,15 @@ export const file = defineKind({
   // a changed content is drift as `contentSha256`; these would only repeat it
   observations: ["sha256", "size", "mtime"],
   replaceOn: ["path"],
-  importing: { identity: (path) => ({ path }), reimports: (i) => i.content !== undefined },
+  // a state with no content hash (an import, a fetched file, a program whose SDK computes none)
+  // agrees with the hash a program sends: a refresh that finds other content records one
+  equivalent: { contentSha256: (recorded, given) => recorded === undefined || recorded === given },
+  importing: {
+    identity: (path) => ({ path }),
+    reimports: (i) => i.content !== undefined,
+    // an image profile is the account's (docs/api.md#files-and-folders): a destroy leaves it
+    accounts: (i) => i.path !== undefined && systemFolderOf(i.path) === "/Profiles",
+  },
   secretInputs: ["fetchAuth"],
   // the hash and size of inline content would give a short secret away: secret whenever it is given
   secretOutputs: (i) => (i.content !== undefined ? ["sha256", "size"] : []),
@@ -237,8 +284,9 @@ export const file = defineKind({
 
   async create(ctx, i) {
     const there = await look(ctx, i.path);
-    if (there) ctx.found("the file");
-    return write(ctx, i);
+    if (!there) return write(ctx, i);
+    ctx.found("the file");
+    return takeOver(ctx, i, there);
   },
 
   async read(ctx, olds, scope) {
@@ -247,11 +295,11 @@ export const file = defineKind({
     if (scope === "all") return importContent(ctx, olds.path, there);
     if (unchanged(there, olds)) return {};
     const live = await remoteDigest(ctx.client, olds.path);
-    if (live.sha256 === olds.sha256) return { size: live.size, mtime: there.mtime };
+    if (live.sha256 === olds.sha256) return { size: live.size, mtime: mtimeOf(there) };
     ctx.info(
       `File ${olds.path}: content changed outside Pulumi (sha256 ${short(live.sha256)}, ${live.size} bytes)`,
     );
-    const recorded = { sha256: live.sha256, size: live.size, mtime: there.mtime };
+    const recorded = { sha256: live.sha256, size: live.size, mtime: mtimeOf(there) };
     // a fetched file has no content hash among its inputs: its fetch is what no longer holds
     return olds.fetchUrl !== undefined
       ? { ...recorded, fetchUrl: undefined }
@@ -266,7 +314,9 @@ export const file = defineKind({
     // the content hash is the program's again (a refresh may have put the live one there)
     const restored = { contentSha256: news.contentSha256 } as object;
     if (!sourceChanged) return { sha256: olds.sha256, size: olds.size, mtime: olds.mtime, ...restored };
-    return { ...(await write(ctx, news)), ...restored };
+    // without a type of the program's, the file keeps the one the service holds it with
+    const held = news.contentType === undefined ? (await look(ctx, news.path))?.contentType : undefined;
+    return { ...(await write(ctx, news, held)), ...restored };
   },
 
   async delete(ctx, olds) {

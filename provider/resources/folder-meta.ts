@@ -13,7 +13,7 @@ import { z } from "zod";
 import { sameSet } from "../diff";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
-import { ManagedPath } from "./schema";
+import { WritablePath } from "./schema";
 import { treeOf } from "./tree";
 
 const MANAGED = ["title", "description", "tags", "product", "approval"] as const;
@@ -35,7 +35,7 @@ const CLEARED = { product: {}, approval: { approved: false } } as const;
 const inputs = z
   .strictObject({
     /** Absolute path of the folder (or file). Changing it replaces the resource. */
-    path: ManagedPath,
+    path: WritablePath,
     /** The title of the folder or file at the service (at most 256 characters). */
     title: schemas.Title.optional(),
     /** Its description (at most 1024 characters); for images it is the alt text. */

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { readBackPause, rewritePause } from "../account/read-back";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
-import { ManagedPath } from "./schema";
+import { WritablePath } from "./schema";
 import { treeOf } from "./tree";
 
 type Key = keyof z.infer<typeof schemas.FolderOptions>;
@@ -30,7 +30,7 @@ const MAX_ROUNDS = 5;
 const inputs = z
   .strictObject({
     /** The folder's absolute path. Changing it replaces the resource. */
-    path: ManagedPath,
+    path: WritablePath,
     /** Detect 360 spins in the folder. */
     scanSpins: z.boolean().optional(),
     /** Name detected spins after the folder. */

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { MediahostError } from "../client";
 import { ProviderError } from "../errors";
 import { defineKind, type KindContext } from "./kind";
-import { ManagedPath } from "./schema";
+import { WritablePath } from "./schema";
 
 const fraction = (what: string) =>
   z
@@ -27,7 +27,7 @@ const inRange = (...values: number[]) => values.every((v) => v >= 0 && v <= 1);
 const inputs = z
   .strictObject({
     /** Absolute path of the file. Changing it replaces the point. */
-    path: ManagedPath,
+    path: WritablePath,
     /** The point's name, unique on its file. Changing it replaces the point. */
     name: z
       .string()

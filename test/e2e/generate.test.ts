@@ -15,6 +15,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { systemFolderOf } from "mediahost-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
@@ -179,7 +180,11 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
     console.log(`generate (round-trip account): ${generated.seconds.toFixed(1)} s\n${generated.stdout}`);
     expect(generated.code, generated.stderr).toBe(0);
     expect(generated.stderr).toContain(
-      'mediahost-generate: read account "demo": 3 aliases, 7 folders, 2 files (1 larger left out)',
+      'mediahost-generate: read account "demo": 3 aliases, 7 folders, 4 files (1 larger left out)',
+    );
+    // the account's system folders are left out, in one line, but for its image profiles
+    expect(generated.stderr).toContain(
+      "mediahost-generate: Left out the account's system folders (/.Trash, /.processed, /.well-known, /Profiles, /Shared) and what is in them",
     );
     // the file is declared from its copy beside the program; the larger one is named as left out
     expect(await readFile(join(outDir, "files/products/shoes/size-chart.txt"), "utf8")).toBe("EU 40 = US 7");
@@ -204,6 +209,9 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
       'new mediahost.Folder("products-shoes-running-shoes", { path: "/products/shoes/Running Shoes", adopt: true }, { dependsOn: [productsShoes] });',
     );
     expect(code).toContain('source: new pulumi.asset.FileAsset("files/products/shoes/size-chart.txt")');
+    expect(code).toContain('source: new pulumi.asset.FileAsset("files/Profiles/Default.profile")');
+    for (const system of ["/.Trash", "/.processed", "/.well-known", "/Shared", '"/Profiles"'])
+      expect(code).not.toContain(system);
     // the image's meta and points follow it; the larger file's point names its path
     expect(code).toMatch(
       /new mediahost\.FolderMeta\("products-shoes-hero-jpg-meta", \{\s+path: productsShoesHeroJpg\.path,/,
@@ -246,12 +254,13 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
     const up = await stack.up();
     console.log(`pulumi up of the generated program: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(up.summary.result).toBe("succeeded");
-    // settings, 3 aliases, 1 domain, 7 folders, 2 folder options, 3 metas (one of a file), 2 files,
-    // 3 points of interest, and the stack
-    expect(up.summary.resourceChanges).toEqual({ create: 23 });
+    // settings, 3 aliases, 1 domain, 7 folders, 2 folder options, 3 metas (one of a file), 4 files
+    // (2 of them the image profiles), 3 points of interest, and the stack
+    expect(up.summary.resourceChanges).toEqual({ create: 25 });
 
     const refreshed = await stack.preview({ refresh: true, expectNoChanges: true });
-    expect(refreshed.changeSummary).toEqual({ same: 23 });
+    expect(refreshed.changeSummary).toEqual({ same: 25 });
+    // nothing written: the adopted files held these bytes, and the profiles keep their type
     expect(emulator.control.state()).toEqual(before);
 
     const drift = await run(DRIFT_BIN, ["--cwd", outDir, "--stack", stack.name], {
@@ -259,7 +268,7 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
       ...backend.envVars,
     });
     expect(drift.code, drift.stderr).toBe(0);
-    expect(drift.stdout).toBe("No drift: 22 resources match the account.\n");
+    expect(drift.stdout).toBe("No drift: 24 resources match the account.\n");
 
     const state = JSON.parse(
       await readFile(
@@ -270,6 +279,15 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
     for (const secret of [ORIGIN_PASSWORD, DEMO_CLIENT.clientSecret])
       expect(plaintextLocations(state, secret), secret).toEqual([]);
     expect(JSON.stringify(state)).toContain("fetchingSecrets");
+
+    // a destroy of the generated stack leaves every system folder and its content as it found them
+    const systemPart = () =>
+      emulator.control.state().tree.filter((e) => systemFolderOf(e.path) !== undefined);
+    const found = systemPart();
+    expect(found.map((e) => e.path)).toContain("/Profiles/Default.profile");
+    expect((await stack.destroy()).summary.result).toBe("succeeded");
+    expect(systemPart()).toEqual(found);
+    await stack.workspace.removeStack(stack.name);
   });
 
   it("writes an import file the native face takes in whole: the program it generates previews with no changes", async () => {
@@ -293,8 +311,13 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
           "/press/kit.txt#all",
         ]),
       );
-      // settings, 3 aliases, 1 domain, 7 folders, 2 options, 3 metas, 1 text file, 3 points
-      expect(document.resources).toHaveLength(21);
+      // settings, 3 aliases, 1 domain, 7 folders, 2 options, 3 metas, 3 text files (2 of them the
+      // image profiles), 3 points
+      expect(document.resources).toHaveLength(23);
+      expect(document.resources.map((r) => r.id).filter((id) => systemFolderOf(id))).toEqual([
+        "/Profiles/Default.profile",
+        "/Profiles/Thumbnail.profile",
+      ]);
 
       // a fresh native project, as docs/import.md has it
       await emptyNativeProject(dir);
@@ -322,7 +345,20 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
         /new mediahost\.FolderMeta\("products-shoes-hero-jpg-meta", \{[\s\S]*id: "sku-42"/,
       );
       const preview = await stack.preview({ expectNoChanges: true });
-      expect(preview.changeSummary).toEqual({ same: 22 });
+      expect(preview.changeSummary).toEqual({ same: 24 });
+      // an imported image profile stays the account's: destroying its resource leaves it
+      const exported = (await stack.exportStack()).deployment as {
+        resources: { urn: string; id?: string }[];
+      };
+      const profile = exported.resources.find((r) => r.id === "/Profiles/Default.profile");
+      expect(profile).toBeDefined();
+      const held = emulator.control.state().tree.find((e) => e.path === "/Profiles/Default.profile");
+      const targeted = await pulumiCli(["destroy", "--yes", "--target", String(profile?.urn)], dir, {
+        ...env,
+        PULUMI_STACK: stack.name,
+      });
+      expect(targeted.code, targeted.out).toBe(0);
+      expect(emulator.control.state().tree.find((e) => e.path === "/Profiles/Default.profile")).toEqual(held);
       // the imported program lets go of what it took in
       await pulumiCli(["state", "delete", "--all", "--yes", "--force"], dir, {
         ...env,

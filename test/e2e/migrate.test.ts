@@ -8,7 +8,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectNothingMadeOrReplaced } from "./helpers/expect";
+import { expectNothingMadeOrReplaced, stackTree } from "./helpers/expect";
 import { linkCheckout } from "./helpers/package";
 import { openProject, type Project } from "./helpers/project";
 import { repoRoot, toolchainForTests } from "./helpers/toolchain";
@@ -84,7 +84,7 @@ describe("a dynamic stack moved to the native face", async () => {
     expect(p.emulator.control.state().tree.map((e) => e.path)).toContain("/catalog/shoes");
     const destroyed = await p.stack.destroy();
     expect(destroyed.summary.result).toBe("succeeded");
-    expect(p.emulator.control.state().tree.filter((e) => e.path !== "/")).toEqual([]);
+    expect(stackTree(p.emulator.control.state().tree).filter((e) => e.path !== "/")).toEqual([]);
     expect(p.emulator.control.state().subAccounts).not.toContain("migrate-team");
   });
 });

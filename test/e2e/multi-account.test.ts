@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorState } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
-import { expectRefusedCredentialLines } from "./helpers/expect";
+import { expectRefusedCredentialLines, stackTree, withoutTrash } from "./helpers/expect";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
 import { toolchainForTests } from "./helpers/toolchain";
 
@@ -47,11 +47,12 @@ describe("examples/multi-account with the real CLI", async () => {
     expect(urls.us?.bags).toMatch(/^https:\/\/us\..*\/catalog\/bags$/);
     for (const alias of ["eu", "us"]) {
       const s = state(alias);
-      expect(s.tree.map((e) => e.path).sort(), alias).toEqual([
-        "/catalog",
-        "/catalog/bags",
-        "/catalog/shoes",
-      ]);
+      expect(
+        stackTree(s.tree)
+          .map((e) => e.path)
+          .sort(),
+        alias,
+      ).toEqual(["/catalog", "/catalog/bags", "/catalog/shoes"]);
       expect(s.options["/catalog/shoes"]?.scanSpins, alias).toBe(true);
       expect(s.meta["/catalog/shoes"]?.title, alias).toBe("Shoes");
       expect(s.meta["/catalog/bags"]?.tags, alias).toEqual(["catalog"]);
@@ -59,7 +60,7 @@ describe("examples/multi-account with the real CLI", async () => {
     expect(state("eu").subAccounts).toEqual(["eu-agency"]);
     expect(state("us").subAccounts).toEqual([]);
     // the top-level account of the stack config was not touched
-    expect(state("demo").tree).toEqual(before.demo?.tree);
+    expect(withoutTrash(state("demo").tree)).toEqual(withoutTrash(before.demo?.tree ?? []));
   });
 
   it("previews a refresh with no changes", async () => {
@@ -139,7 +140,7 @@ describe("examples/multi-account with the real CLI", async () => {
     expect(destroyed.summary.result).toBe("succeeded");
     for (const alias of ["eu", "us", "demo"] as const) {
       const now = state(alias);
-      expect(now.tree, alias).toEqual(before[alias]?.tree);
+      expect(withoutTrash(now.tree), alias).toEqual(withoutTrash(before[alias]?.tree ?? []));
       expect(now.meta, alias).toEqual(before[alias]?.meta);
       expect(now.options, alias).toEqual(before[alias]?.options);
       expect(now.subAccounts, alias).toEqual(before[alias]?.subAccounts);

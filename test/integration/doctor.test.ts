@@ -20,7 +20,8 @@ const WRITE_VARIANTS: VariantName[] = [
   "mkdir-exists-409",
   "mkdir-parents",
   "upload-no-mkdir",
-  "content-type-sniffed",
+  "content-type-declared",
+  "delete-final",
   "writes-204",
   "options-merge",
   "delete-missing-ok",
@@ -116,6 +117,13 @@ describe("mediahost-doctor", () => {
       expect(named).toEqual([]);
       expect(report.facts.find((f) => f.id === "stat")?.fact).toBe("stat /photos");
       expect(report.facts.find((f) => f.id === "custom-domain")?.answered).toBe("shown on demo");
+      // a real account's system folders, named with what the provider does with them
+      expect(report.facts.find((f) => f.id === "system-folders")?.answered).toMatch(
+        /^\/\.Trash, \/\.processed, \/\.well-known, \/Profiles, \/Shared: the account's own; the provider never declares/,
+      );
+      expect(report.facts.find((f) => f.id === "token-scope")?.answered).toBe(
+        "an array holding one space-separated string, as the live service answers",
+      );
       if (probe)
         expect(
           report.facts.filter((f) => f.handled === "n/a").every((f) => f.id.startsWith("unobserved-")),
@@ -228,9 +236,17 @@ describe("mediahost-doctor", () => {
     },
   );
 
-  describe("behind a proxy that rewrites the account answer", () => {
+  describe("behind a proxy that rewrites the service's answers", () => {
     let proxy: Server;
     let proxyUrl: string;
+    /** How the proxy rewrites a JSON answer (by its path and status); the account without `alias` unless a test says otherwise. */
+    let rewrite: (path: string, status: number, json: Record<string, unknown>) => unknown;
+    beforeEach(() => {
+      rewrite = (path, status, json) => {
+        if (path === "/v2/account" && status === 200) delete json.alias;
+        return json;
+      };
+    });
     beforeAll(async () => {
       const target = new URL(emulator.url);
       proxy = createServer((req, res) => {
@@ -247,10 +263,10 @@ describe("mediahost-doctor", () => {
             answer.on("data", (c) => chunks.push(c));
             answer.on("end", () => {
               let body = Buffer.concat(chunks);
-              if (req.url === "/v2/account" && answer.statusCode === 200) {
+              if (/json/.test(String(answer.headers["content-type"])) && body.length > 0) {
                 const json = JSON.parse(body.toString("utf8"));
-                delete json.alias;
-                body = Buffer.from(JSON.stringify(json));
+                const path = (req.url ?? "").split("?")[0] as string;
+                body = Buffer.from(JSON.stringify(rewrite(path, answer.statusCode ?? 0, json)));
               }
               const headers = { ...answer.headers, "content-length": String(body.length) };
               delete headers["transfer-encoding"];
@@ -274,6 +290,76 @@ describe("mediahost-doctor", () => {
       const { code, stdout } = await run([], proxyUrl);
       expect(code).toBe(1);
       expect(stdout).toMatch(/1 fact the provider does not handle: account answer/);
+    });
+
+    it.each([
+      ["minify", (a: Record<string, Record<string, unknown>>) => delete a.minify],
+      ["fetching", (a: Record<string, Record<string, unknown>>) => delete a.fetching],
+      ["aliases", (a: Record<string, Record<string, unknown>>) => delete a.aliases],
+      ["minify.enabled", (a: Record<string, Record<string, unknown>>) => delete a.minify?.enabled],
+      ["fetching.enabled", (a: Record<string, Record<string, unknown>>) => delete a.fetching?.enabled],
+    ])(
+      "an account answer without %s, which the provider reads, is a NO row naming it",
+      async (field, drop) => {
+        rewrite = (path, status, json) => {
+          if (path === "/v2/account" && status === 200) drop(json as Record<string, Record<string, unknown>>);
+          return json;
+        };
+        const report = await doctor(undefined, proxyUrl);
+        expect(report.ok).toBe(false);
+        const bad = report.facts.filter((f) => f.handled === "NO");
+        expect(bad.map((f) => f.id)).toEqual(["account"]);
+        expect(bad[0]?.answered).toContain(`${field}: Invalid input`);
+      },
+    );
+
+    it.each([
+      ["{error, message}", { error: "Bad Request", message: '"filename" is required' }],
+      ["{message}", { message: '"filename" is required' }],
+    ])("reads an error body %s as the provider reads it: no false alarm", async (_, errorBody) => {
+      rewrite = (path, status, json) => {
+        if (path === "/v2/account" && status === 200) return json;
+        return status >= 400 && path === "/v2/files/stat" && !("name" in json) ? errorBody : json;
+      };
+      const report = await doctor(undefined, proxyUrl);
+      expect(report.facts.filter((f) => f.handled === "NO")).toEqual([]);
+      const row = report.facts.find((f) => f.id === "api-error-body");
+      expect(row?.handled).toBe("yes");
+      expect(row?.answered).toContain('"filename" is required');
+    });
+
+    it("reports each way an answer departs from the documented shape as a handled row of its own", async () => {
+      rewrite = (path, status, json) => {
+        if (path === "/v2/account" && status === 200) {
+          const aliases = json.aliases as Record<string, Record<string, unknown>>;
+          for (const entry of Object.values(aliases)) delete entry.cdn;
+        }
+        if (path === "/v2/files/readdir" && status === 200) {
+          const contents = json.contents as Record<string, unknown>[];
+          contents.push(
+            {
+              filename: "clip.mp4",
+              size: "2048",
+              isDirectory: false,
+              meta: { width: null, height: null, duration: null },
+            },
+            { filename: "still.mp4", size: 10, isDirectory: false, mtime: null, meta: { duration: null } },
+          );
+        }
+        return json;
+      };
+      const report = await doctor(undefined, proxyUrl);
+      expect(report.facts.filter((f) => f.handled === "NO")).toEqual([]);
+      const rows = report.facts.filter((f) => f.id.startsWith("readdir:")).map((f) => [f.id, f.answered]);
+      // one row per field and way, not per entry, and none hidden in "and N more"
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          ["readdir:contents.[].meta.duration", expect.stringMatching(/^null \(2 times\): handled/)],
+          ["readdir:contents.[].size", expect.stringMatching(/^a string: handled/)],
+          ["readdir:contents.[].mtime", expect.stringMatching(/handled/)],
+        ]),
+      );
+      expect(report.facts.map((f) => f.answered).join("\n")).not.toMatch(/and \d+ more/);
     });
   });
 });

@@ -9,7 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { uploadFingerprint } from "../../provider/client/transfer";
-import { uploadResumeFile } from "../../provider/config";
+import { readConfiguration, uploadResumeFile } from "../../provider/config";
+import { Lifecycle } from "../../provider/lifecycle";
+import { kinds } from "../../provider/resources";
+import type { Kind } from "../../provider/resources/kind";
+import { Session } from "../../provider/session";
 import { putFile } from "./helpers/files";
 import { type Harness, startHarness } from "./helpers/harness";
 
@@ -38,6 +42,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await h.emulator.control.reset();
+  h.emulator.control.setVariants([]);
   h.configure();
   h.mark();
 });
@@ -119,6 +124,84 @@ describe("File from content", () => {
   });
 });
 
+describe("File imported (the native face's import)", () => {
+  const path = "/legacy/readme.txt";
+  const content = "hello\n";
+  const importFile = async () => {
+    // as the native face imports: a lifecycle of its own, on the provider's configuration
+    const config: Record<string, string> = {
+      "mediahost:baseUrl": h.emulator.url,
+      "mediahost:clientId": "demo-client",
+      "mediahost:clientSecret": "demo-secret",
+    };
+    const lifecycle = new Lifecycle(new Session(readConfiguration({ config: (k) => config[k], env: {} })));
+    const kind = kinds.File as unknown as Kind;
+    const read = await lifecycle.import(kind, path);
+    if (!read) throw new Error(`${path}: nothing imported`);
+    return { lifecycle, kind, ...read };
+  };
+
+  it("takes an image profile in as adopted, and refuses a file of another system folder", async () => {
+    const config: Record<string, string> = {
+      "mediahost:baseUrl": h.emulator.url,
+      "mediahost:clientId": "demo-client",
+      "mediahost:clientSecret": "demo-secret",
+    };
+    const lifecycle = new Lifecycle(new Session(readConfiguration({ config: (k) => config[k], env: {} })));
+    const kind = kinds.File as unknown as Kind;
+    // every account holds its image profiles (docs/api.md#files-and-folders)
+    const read = await lifecycle.import(kind, "/Profiles/Default.profile");
+    expect(read?.outs.__adopted).toEqual({});
+    expect(read?.inputs).toEqual({
+      path: "/Profiles/Default.profile",
+      content: expect.stringContaining("{"),
+    });
+    await expect(lifecycle.import(kind, "/.Trash/old-banner.jpg")).rejects.toThrow(
+      "File /.Trash/old-banner.jpg cannot be imported: /.Trash/old-banner.jpg lies in /.Trash, the account's system folder",
+    );
+    await expect(lifecycle.import(kinds.Folder as unknown as Kind, "/Profiles")).rejects.toThrow(
+      "the provider never deletes or moves it",
+    );
+  });
+
+  it("declares what a program declares, path and content, and no hash: the SDK's or none is no change", async () => {
+    await putFile(h.api(), path, content);
+    const { lifecycle, kind, inputs, outs } = await importFile();
+    // what `pulumi import` writes as code: no `contentSha256`, which no program declares
+    expect(inputs).toEqual({ path, content });
+    expect(outs).toMatchObject({ path, content, sha256: sha(content), size: 6 });
+    expect(outs.contentSha256).toBeUndefined();
+    // the TypeScript SDK sends the content's hash; a YAML or Go program sends none
+    for (const program of [
+      { path, content, contentSha256: sha(content) },
+      { path, content },
+    ]) {
+      const checked = lifecycle.check(kind, program, outs);
+      expect(checked.failures).toEqual([]);
+      expect(lifecycle.diff(kind, path, outs as never, checked.inputs).changes).toEqual([]);
+    }
+    // other content in the program is a change, as is content changed outside Pulumi
+    expect(lifecycle.diff(kind, path, outs as never, { path, content: "bye\n" }).changes).toEqual([
+      "content",
+    ]);
+    await putFile(h.api(), path, "changed\n");
+    const r = await h.refresh("File", path, outs, { path, content, contentSha256: sha(content) });
+    expect(r.changes).toEqual(["contentSha256"]);
+  });
+
+  it("code an earlier import wrote, with the hash spelled out: edited content is uploaded, the stale hash aside", async () => {
+    await putFile(h.api(), path, content);
+    const { outs } = await importFile();
+    const earlier = { ...outs, contentSha256: sha(content) };
+    const edited = { path, content: "edited\n", contentSha256: sha(content) };
+    h.mark();
+    const updated = await h.update("File", path, earlier, edited);
+    expect(h.calls()).toMatchObject({ upload: 1 });
+    expect(await download(path)).toBe("edited\n");
+    expect(updated.sha256).toBe(sha("edited\n"));
+  });
+});
+
 describe("File: takeovers and deletes", () => {
   it("refuses to take over an existing file without adopt; with adopt it is written and left in place on delete", async () => {
     await putFile(h.api(), "/w/logo.svg", "<svg/>");
@@ -130,6 +213,45 @@ describe("File: takeovers and deletes", () => {
     expect(await download(id)).toBe("<svg></svg>");
     await h.destroy("File", id, outs);
     expect(await download(id)).toBe("<svg></svg>");
+  });
+
+  it("adopting a file whose bytes agree reads it and writes nothing, keeping the service's type", async () => {
+    // an image profile as the account holds it (the service types `.profile` by nothing it knows)
+    const profile = '{"crop":{"type":"trim"}}';
+    await h.api().ops.upload({
+      query: { filename: "/Profiles/Shop.profile" },
+      body: { bytes: new TextEncoder().encode(profile), contentType: "application/json" },
+    });
+    const held = await h.api().ops.stat({ query: { filename: "/Profiles/Shop.profile" } });
+    h.mark();
+    const { outs } = await h.create("File", {
+      path: "/Profiles/Shop.profile",
+      content: profile,
+      adopt: true,
+    });
+    expect(h.calls().upload ?? 0).toBe(0);
+    expect(outs).toMatchObject({ sha256: sha(profile), size: profile.length });
+    const after = await h.api().ops.stat({ query: { filename: "/Profiles/Shop.profile" } });
+    expect(after).toEqual(held);
+  });
+
+  it("adopting a file whose bytes differ writes the program's bytes with the type the service held", async () => {
+    // a service that keeps the type an upload declares: what the provider sends shows
+    h.emulator.control.setVariants(["content-type-declared"]);
+    await h.api().ops.upload({
+      query: { filename: "/Profiles/Shop.profile" },
+      body: { bytes: new TextEncoder().encode("{}"), contentType: "application/json" },
+    });
+    const type = (await h.api().ops.stat({ query: { filename: "/Profiles/Shop.profile" } })).contentType;
+    h.mark();
+    await h.create("File", { path: "/Profiles/Shop.profile", content: '{"w":1}', adopt: true });
+    expect(h.calls().upload).toBe(1);
+    expect(await download("/Profiles/Shop.profile")).toBe('{"w":1}');
+    expect(type).toBe("application/json");
+    expect((await h.api().ops.stat({ query: { filename: "/Profiles/Shop.profile" } })).contentType).toBe(
+      type,
+    );
+    h.emulator.control.setVariants([]);
   });
 
   it("deletes only while the file holds what this stack wrote; forceDestroy deletes anyway", async () => {

@@ -105,7 +105,13 @@ describe("readAccount", () => {
       body: { name: "all", x: 0, y: 0, width: 1, height: 1 },
     });
     const snap = await readAccount(client, { depth: 1, concurrency: 4, files: { maxSize: 1000 } });
-    expect(snap.files.map((f) => f.path)).toEqual(["/media/hero.jpg", "/media/plain.jpg"]);
+    // beside the account's image profiles, which every account holds (docs/api.md#files-and-folders)
+    expect(snap.files.map((f) => f.path)).toEqual([
+      "/Profiles/Default.profile",
+      "/Profiles/Thumbnail.profile",
+      "/media/hero.jpg",
+      "/media/plain.jpg",
+    ]);
     expect(snap.largeFiles).toEqual([{ path: "/media/huge.jpg", size: 5000 }]);
     // by path, points by name; a file with neither is not listed
     expect(snap.fileDetails).toEqual([
@@ -121,5 +127,46 @@ describe("readAccount", () => {
     ]);
     // without files, none of it is read
     expect((await readAccount(client, { depth: 1, concurrency: 4 })).fileDetails).toEqual([]);
+  });
+});
+
+describe("readAccount and the account's system folders", () => {
+  let emulator: RunningEmulator;
+  let client: MediahostClient;
+  beforeAll(async () => {
+    emulator = await startEmulator({ log: () => {} });
+    client = new MediahostClient({
+      baseUrl: emulator.url,
+      clientId: "demo-client",
+      clientSecret: "demo-secret",
+    });
+    // what a real account holds (docs/api.md#files-and-folders), whether or not the emulator seeds it
+    for (const dirname of ["/.Trash", "/.processed", "/.well-known", "/Shared", "/Profiles", "/media"])
+      await client.ops.mkdir({ query: { dirname } }).catch((err: { isConflictExists?: boolean }) => {
+        if (!err.isConflictExists) throw err;
+      });
+    const put = (filename: string, text: string) =>
+      client.ops.upload({ query: { filename }, body: { bytes: new TextEncoder().encode(text) } });
+    await put("/.Trash/media/old.jpg", "old");
+    await put("/.processed/a/b.jpg", "processed");
+    await put("/Shared/team/x.txt", "shared");
+    await put("/Profiles/Default.profile", "{}");
+    await put("/Profiles/readme.txt", "not a profile");
+    await put("/media/a.txt", "mine");
+  }, 60_000);
+  afterAll(() => emulator?.stop());
+
+  it("declares none of them nor what is in them, but the image profiles, which are files", async () => {
+    const snap = await readAccount(client, { depth: 3, concurrency: 4, files: { maxSize: 1000 } });
+    expect(snap.systemFolders).toEqual(["/.Trash", "/.processed", "/.well-known", "/Profiles", "/Shared"]);
+    expect(snap.folders.map((f) => f.path)).toEqual(["/", "/media"]);
+    const files = snap.files.map((f) => f.path);
+    expect(files).toContain("/Profiles/Default.profile");
+    expect(files).toContain("/media/a.txt");
+    expect(
+      files.filter(
+        (p) => /^\/(\.Trash|\.processed|\.well-known|Shared)\//.test(p) || p === "/Profiles/readme.txt",
+      ),
+    ).toEqual([]);
   });
 });

@@ -83,6 +83,7 @@ describe("docs/api.md's guesses and the emulator's variants", () => {
     const exclusive = [
       ["fs-errors-200", "fs-errors-400", "mkdir-exists-409"],
       ["secrets-masked", "secrets-clear"],
+      ["token-scope-string", "documented-shapes"],
     ];
     for (const r of VARIANT_RUNS) {
       for (const set of exclusive)

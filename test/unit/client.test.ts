@@ -36,7 +36,7 @@ function clientFor(url: string, extra: Partial<ConstructorParameters<typeof Medi
   return { client, sleeps };
 }
 
-const account = { alias: "demo", aliases: {} };
+const account = { alias: "demo", fetching: { enabled: false }, minify: { enabled: false }, aliases: {} };
 
 describe("base URL", () => {
   it("refuses plain http except on loopback", () => {
@@ -531,7 +531,7 @@ describe("errors and headers", () => {
     expect(server.requests[1]!.headers["user-agent"]).toMatch(/^pulumi-mediahost\/\d+\.\d+\.\d+$/);
   });
 
-  it("rejects a response that lacks documented fields", async () => {
+  it("rejects a response that lacks a field the provider reads, naming it", async () => {
     const state = { issued: 0 };
     server = await startServer((req, res) => {
       if (tokenEndpoint(req, res, state)) return;
@@ -541,7 +541,9 @@ describe("errors and headers", () => {
       .client.ops.readdir({ query: { dirname: "/" } })
       .catch((e) => e);
     expect(err.kind).toBe("response");
-    expect(err.message).toMatch(/^readdir \(\/\): unexpected response from the service: contents\.0\.mtime/);
+    expect(err.message).toMatch(
+      /^readdir \(\/\): unexpected response from the service: contents\.0\.isDirectory: Invalid input: expected boolean, received undefined$/,
+    );
   });
 });
 
@@ -624,7 +626,9 @@ describe("helpers", () => {
     server = await startServer(searchService(250, { from: 100 }));
     const { total, hits } = await searchHits(clientFor(server.url).client, { query: "jpg" }, 1000);
     expect(total).toBe(250);
-    expect(hits.map((h) => h._id)).toEqual(Array.from({ length: 250 }, (_, i) => `h${i}`));
+    expect(hits.map((h) => h._source.filename)).toEqual(
+      Array.from({ length: 250 }, (_, i) => `/a/f${i}.jpg`),
+    );
     const bodies = server.requests
       .filter((r) => r.path === "/v2/files/search")
       .map((r) => JSON.parse(r.body));
@@ -653,7 +657,9 @@ describe("helpers", () => {
     server = await startServer(searchService(1150));
     const { total, hits } = await searchHits(clientFor(server.url).client, { query: "jpg" }, 1100);
     expect(total).toBe(1150);
-    expect(hits.map((h) => h._id)).toEqual(Array.from({ length: 1100 }, (_, i) => `h${i}`));
+    expect(hits.map((h) => h._source.filename)).toEqual(
+      Array.from({ length: 1100 }, (_, i) => `/a/f${i}.jpg`),
+    );
     expect(perCounter(server.requests)).toEqual({ search: 1, scroll: 10 });
   });
 

@@ -265,6 +265,8 @@ describe("the operation table", () => {
             http: { url: "https://u:S-url-pw@origin.example/m" },
             s3: { accessKeyId: "S-akid", bucket: "b" },
           },
+          minify: { enabled: false },
+          aliases: {},
         });
       if (req.path === "/v2/files/jwt")
         return json(res, 200, { url: "https://cdn.example/a.jpg?jwt=S-signed" });

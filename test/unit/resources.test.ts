@@ -27,6 +27,56 @@ async function diff(kind: string, olds: Record<string, unknown>, news: Record<st
   return provider.diff(kind, "id", { ...PROVIDER, ...olds }, checked.inputs);
 }
 
+describe("check: the account's system folders", () => {
+  const never = "the provider never creates, adopts, moves, deletes or writes into it";
+  it.each([
+    [
+      "Folder",
+      { path: "/.Trash" },
+      `path: /.Trash is the account's system folder (where deleted files go): ${never}`,
+    ],
+    [
+      "Folder",
+      { path: "/Shared/team" },
+      `path: /Shared/team lies in /Shared, the account's system folder (folders other accounts share with this one): ${never}`,
+    ],
+    [
+      "File",
+      { path: "/.Trash/a.txt", content: "x" },
+      `path: /.Trash/a.txt lies in /.Trash, the account's system folder (where deleted files go): ${never}`,
+    ],
+    [
+      "FolderOptions",
+      { path: "/.processed", scanSpins: true },
+      `path: /.processed is the account's system folder (the service's processed copies): ${never}`,
+    ],
+    [
+      "FolderMeta",
+      { path: "/.well-known/", title: "t" },
+      `path: /.well-known is the account's system folder (the service's well-known files): ${never}`,
+    ],
+    [
+      "PointOfInterest",
+      { path: "/.Trash/a.jpg", name: "n", x: 0, y: 0, width: 1, height: 1 },
+      `path: /.Trash/a.jpg lies in /.Trash, the account's system folder (where deleted files go): ${never}`,
+    ],
+    [
+      "Folder",
+      { path: "/Profiles" },
+      "path: /Profiles is the account's system folder (the account's image profiles): the provider never deletes or moves it (its .profile files can be managed as files)",
+    ],
+  ])("%s %j fails at preview, naming the path and why", async (kind, inputs, expected) => {
+    expect(await failures(kind, inputs)).toEqual([expected]);
+  });
+
+  it("the image profiles in /Profiles stay manageable as files, and other folders are free", async () => {
+    expect(await failures("File", { path: "/Profiles/Default.profile", content: "{}" })).toEqual([]);
+    expect(await failures("FolderMeta", { path: "/Profiles/Default.profile", title: "t" })).toEqual([]);
+    expect(await failures("Folder", { path: "/Trash" })).toEqual([]);
+    expect(await failures("Folder", { path: "/shared" })).toEqual([]);
+  });
+});
+
 describe("check", () => {
   it.each([
     ["Folder", { path: "photos" }, 'path: must begin with "/"'],

@@ -25,6 +25,7 @@ const snapshot: AccountSnapshot = {
     { path: "/products/boots", meta: { product: { id: "sku-1" } } },
   ],
   truncatedAt: [],
+  systemFolders: [],
   files: [
     { path: "/products/readme.txt", bytes: Buffer.from("hello") },
     { path: "/products/photo.png", bytes: Buffer.from([0xff, 0xd8, 0xff, 0x00, 0xc3]) },

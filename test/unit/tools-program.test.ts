@@ -12,6 +12,7 @@ function snapshot(partial: Partial<AccountSnapshot>): AccountSnapshot {
     aliases: [],
     folders: [{ path: "/" }],
     truncatedAt: [],
+    systemFolders: [],
     files: [],
     largeFiles: [],
     fileDetails: [],

@@ -55,4 +55,19 @@ describe("the upgrade contract of the built package", () => {
     expect(manifest.exports["./provider"]).toBeDefined();
     expect(manifest.exports["./dist/sdk/providers/*"]).toBe("./dist/sdk/providers/*");
   });
+
+  it("types every subpath for programs that resolve as Node 10 did, which read no exports map", () => {
+    // Pulumi's TypeScript template has `moduleResolution: "node"`: `typesVersions` serves it
+    const manifest = require(resolve(__dirname, "../../package.json")) as {
+      exports: Record<string, { types?: string }>;
+      typesVersions: Record<string, Record<string, string[]>>;
+    };
+    const typed = Object.entries(manifest.exports).flatMap(([path, entry]) =>
+      path !== "." && typeof entry === "object" && entry.types
+        ? [[path.slice(2), [entry.types.slice(2)]]]
+        : [],
+    );
+    expect(typed.length).toBeGreaterThan(0);
+    expect(manifest.typesVersions["*"]).toEqual(Object.fromEntries(typed));
+  });
 });

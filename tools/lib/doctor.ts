@@ -3,8 +3,9 @@
 // (emulator/variants.ts) plays that answer. With a write probe it also makes and removes one
 // folder and one small file under a prefix the user names, leaving nothing behind.
 import { randomBytes } from "node:crypto";
-import { errorText, fsErrorOf, HttpErrorBody, operations, schemas } from "mediahost-contract";
+import { errorText, fsErrorOf, HttpErrorBody, operations, SYSTEM_FOLDERS, schemas } from "mediahost-contract";
 import type { z } from "zod";
+import { type ReadOperation, readAnswer } from "../../provider/client";
 import type { Credentials } from "../../provider/config";
 import { undocumentedKeys } from "./doctor-keys";
 import { type Answer, Wire } from "./doctor-wire";
@@ -14,6 +15,7 @@ import { type Answer, Wire } from "./doctor-wire";
  * not ship the emulator, so the names are spelled here; a test checks them against its list.
  */
 export const RECOGNISED = [
+  "documented-shapes",
   "token-scope-string",
   "errors-plain",
   "fs-errors-400",
@@ -30,7 +32,8 @@ export const RECOGNISED = [
   "mkdir-exists-409",
   "mkdir-parents",
   "upload-no-mkdir",
-  "content-type-sniffed",
+  "content-type-declared",
+  "delete-final",
   "writes-204",
   "options-merge",
   "delete-missing-ok",
@@ -130,10 +133,8 @@ export class Secrets {
   }
 }
 
-const issuesOf = (result: z.ZodSafeParseResult<unknown>): string[] =>
-  result.success ? [] : result.error.issues.map((i) => `${i.path.join(".") || "(the answer)"}: ${i.message}`);
-const list = (items: string[], max = 4) =>
-  items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
+/** Every item, none hidden in "and N more": each is a fact the user may need. */
+const list = (items: string[]) => items.join(", ");
 const fsError = (a: Answer) => fsErrorOf(a.text);
 const isNoSuchFile = (a: Answer) => a.status === 404 || /no such file/i.test(fsError(a)?.message ?? "");
 /** A write that succeeded: 2xx and no file-system error in its body (mkdir answers one under 200). */
@@ -153,6 +154,45 @@ function undocumentedIn(operation: keyof typeof operations, answer: Answer, wher
   const { response } = operations[operation];
   if (answer.json === undefined || typeof response === "string") return [];
   return undocumentedKeys(answer.json, response, DOCUMENTED[operation] ?? {}).map((k) => `${where}: ${k}`);
+}
+
+/** One way an answer departs from its documented shape. */
+interface Departure {
+  /** The field, a list's elements as `[]`. */
+  path: string;
+  documented: string;
+  answered: string;
+}
+
+/**
+ * Where `json` departs from the documented `schema`, one entry per field and way (a field `null` in
+ * many entries of a listing is one departure): what the documentation expects and what came.
+ */
+function departures(schema: z.ZodType, json: unknown): Departure[] {
+  const result = schema.safeParse(json);
+  if (result.success) return [];
+  const byField = new Map<string, Departure & { count: number }>();
+  for (const issue of result.error.issues) {
+    const path =
+      issue.path.map((p) => (typeof p === "number" ? "[]" : String(p))).join(".") || "(the answer)";
+    const got = /received (\w+)/.exec(issue.message)?.[1];
+    const came = got === "undefined" ? "missing" : got === "null" ? "null" : got ? `a ${got}` : issue.message;
+    const expected = /expected (\w+)/.exec(issue.message)?.[1];
+    const key = `${path}\0${came}`;
+    const seen = byField.get(key);
+    if (seen) seen.count++;
+    else
+      byField.set(key, {
+        path,
+        documented: expected ? `a ${expected}` : issue.message,
+        answered: came,
+        count: 1,
+      });
+  }
+  return [...byField.values()].map(({ count, ...d }) => ({
+    ...d,
+    answered: `${d.answered}${count > 1 ? ` (${count} times)` : ""}: handled (read as absent, its default, or not read at all)`,
+  }));
 }
 
 class Facts {
@@ -189,19 +229,17 @@ export async function runDoctor(options: DoctorOptions, secrets: Secrets): Promi
   const extras: string[] = [];
   const walk = (operation: keyof typeof operations, answer: Answer, where: string) =>
     extras.push(...undocumentedIn(operation, answer, where));
-  const schemaRow = (
-    id: string,
-    section: string,
-    fact: string,
-    operation: keyof typeof operations,
-    a: Answer,
-  ) => {
-    const row = facts.add(id, section, fact, "200 and the contract's schema");
-    const schema = operations[operation].response as z.ZodType;
+  // an answer is judged as the provider reads it (provider/client/reads.ts): a field it reads that
+  // is missing or of another type is a NO; each way it departs from the documented shape
+  // otherwise is a row of its own, handled
+  const schemaRow = (id: string, section: string, fact: string, operation: ReadOperation, a: Answer) => {
+    const row = facts.add(id, section, fact, "200 with every field the provider reads");
     if (a.status !== 200) return row.no(said(a));
-    const issues = issuesOf(schema.safeParse(a.json));
-    if (issues.length) row.no(`schema violation: ${list(issues, 3)}`);
-    else row.documented("200, as the schema says");
+    const read = readAnswer(operation, a.json);
+    if (!read.ok) row.no(`the provider cannot read it: ${read.issues}`);
+    else row.documented("200; every field the provider reads is there");
+    for (const d of departures(operations[operation].response as z.ZodType, a.json))
+      facts.add(`${id}:${d.path}`, section, `${fact}: \`${d.path}\``, d.documented).documented(d.answered);
     walk(operation, a, fact);
   };
 
@@ -216,26 +254,21 @@ export async function runDoctor(options: DoctorOptions, secrets: Secrets): Promi
   if (token.status !== 200 || typeof tokenValue !== "string")
     throw new Error(`POST /v2/token: the service gave no token: ${said(token)}`);
   wire.token = tokenValue;
-  const tokenIssues = issuesOf(schemas.TokenResponse.safeParse(token.json));
-  const tokenRow = facts.add(
-    "token",
-    "authentication-and-tokens",
-    "token answer",
-    "`{token, expiresIn, scope}`",
-  );
-  if (tokenIssues.length) tokenRow.no(`schema violation: ${list(tokenIssues)}`);
-  else tokenRow.documented("`{token, expiresIn, scope}`");
+  schemaRow("token", "authentication-and-tokens", "token answer", "token", token);
   const scope = asObject(token.json)?.scope;
   const scopeRow = facts.add(
     "token-scope",
     "authentication-and-tokens",
-    "token scope [unknown form]",
-    "an array of scopes",
+    "token scope's form [live]",
+    "an array holding one space-separated string (the documentation: one scope an element)",
   );
-  if (Array.isArray(scope)) scopeRow.documented(`an array (${scope.length} scopes)`);
+  // nothing reads the scope: every form is handled, and the row says which one the service uses
+  if (Array.isArray(scope) && scope.length === 1 && /\s/.test(String(scope[0])))
+    scopeRow.documented("an array holding one space-separated string, as the live service answers");
+  else if (Array.isArray(scope))
+    scopeRow.variant("documented-shapes", `an array of ${scope.length} scopes, as documented`);
   else if (typeof scope === "string") scopeRow.variant("token-scope-string", "one space-separated string");
-  else if (scope === undefined) scopeRow.documented("no scope (nothing reads it)");
-  else scopeRow.no(`a ${typeof scope}`);
+  else scopeRow.documented(`${scope === undefined ? "no scope" : `a ${typeof scope}`} (nothing reads it)`);
 
   // the account
   say("reading the account");
@@ -267,7 +300,7 @@ export async function runDoctor(options: DoctorOptions, secrets: Secrets): Promi
     "`dateCreated`, `fileSizeLimit`, `cdnURL`, `cdnTempURL`, `fetching.maxFilesize`, `status`, …",
   );
   if (missing.length === 0) sparseRow.documented("all of them");
-  else sparseRow.variant("sparse-answers", `without ${list(missing, 8)}`);
+  else sparseRow.variant("sparse-answers", `without ${list(missing)}`);
 
   const secretRow = facts.add(
     "fetching-secrets",
@@ -310,11 +343,27 @@ export async function runDoctor(options: DoctorOptions, secrets: Secrets): Promi
   say("listing / and reading one folder");
   const root = await wire.call("GET", "/v2/files/readdir", { query: { dirname: "/" } });
   schemaRow("readdir", "files-and-folders", "readdir /", "readdir", root);
-  const contents = (asObject(root.json)?.contents ?? []) as { filename?: unknown; isDirectory?: unknown }[];
-  const first = Array.isArray(contents)
-    ? contents.find((e) => e?.isDirectory === true && typeof e.filename === "string")
-    : undefined;
-  const folder = first ? `/${first.filename as string}` : "/";
+  const listed = asObject(root.json)?.contents;
+  const contents = (Array.isArray(listed) ? listed : []) as { filename?: unknown; isDirectory?: unknown }[];
+  const folders = contents
+    .filter((e) => e?.isDirectory === true && typeof e.filename === "string")
+    .map((e) => `/${e.filename as string}`);
+  const system = folders.filter((f) => Object.hasOwn(SYSTEM_FOLDERS, f));
+  const systemRow = facts.add(
+    "system-folders",
+    "files-and-folders",
+    "the account's system folders [live]",
+    "`/.Trash`, `/.processed`, `/.well-known`, `/Profiles`, `/Shared` at the root",
+  );
+  if (system.length === 0) systemRow.documented("none at the root");
+  else
+    systemRow.documented(
+      `${list(system)}: the account's own; the provider never declares, adopts, moves, deletes or writes into ` +
+        "them, generate leaves them out, and a program that declares one fails at preview" +
+        (system.includes("/Profiles") ? "; the .profile files in /Profiles stay manageable as files" : ""),
+    );
+  // a folder of the user's, where there is one: the system folders answer in shapes of their own
+  const folder = folders.find((f) => !Object.hasOwn(SYSTEM_FOLDERS, f)) ?? folders[0] ?? "/";
   schemaRow(
     "stat",
     "files-and-folders",
@@ -360,12 +409,19 @@ export async function runDoctor(options: DoctorOptions, secrets: Secrets): Promi
     "an API error's body [likely]",
     "hapi JSON `{statusCode, error, message}`",
   );
+  const body = asObject(apiError.json);
+  // the provider reads an error's text from `message`, then `error`, then `name` (docs/api.md#errors)
+  const readable = ["message", "error", "name"].some((k) => typeof body?.[k] === "string");
   if (apiError.status < 400) apiRow.no(`${said(apiError)} (a stat without a path succeeded)`);
   else if (apiError.json !== undefined && HttpErrorBody.safeParse(apiError.json).success)
     apiRow.documented(`${apiError.status} JSON: ${errorText(apiError.text)}`);
+  else if (body && readable)
+    apiRow.documented(
+      `${apiError.status} JSON \`{${Object.keys(body).join(", ")}}\`, read as the provider reads it: ${errorText(apiError.text)}`,
+    );
   else if (apiError.json === undefined)
     apiRow.variant("errors-plain", `${apiError.status} text: ${errorText(apiError.text)}`);
-  else apiRow.no(`${apiError.status} JSON without statusCode and error: ${errorText(apiError.text)}`);
+  else apiRow.no(`${apiError.status} JSON with no message, error or name: ${errorText(apiError.text)}`);
 
   // tus
   const locations = await wire.call("GET", "/v2/files/tus/locations");
@@ -426,7 +482,7 @@ export async function runDoctor(options: DoctorOptions, secrets: Secrets): Promi
   else dateRow.variant("no-date-header", `missing on ${undated.length} of ${wire.answers.length} answers`);
   const extraRow = facts.add("extra-fields", "errors", "fields nobody documents", "only documented fields");
   if (extras.length === 0) extraRow.documented("only documented fields");
-  else extraRow.variant("extra-fields", `${extras.length} undocumented, e.g. ${list(extras, 2)}`);
+  else extraRow.variant("extra-fields", `${extras.length} undocumented: ${list(extras)}`);
   const gatewayRow = facts.add("gateway", "errors", "a gateway in front", "no 502/503/504");
   if (wire.gateway.length === 0) gatewayRow.documented("none");
   else {
@@ -476,7 +532,12 @@ const WRITE_FACTS = [
     "uploads-and-fetches",
     "makes the folder (emulator)",
   ],
-  ["content-type", "an upload's content type [likely]", "uploads-and-fetches", "as sent: text/plain"],
+  [
+    "content-type",
+    "an upload's content type [live]",
+    "uploads-and-fetches",
+    "from the name: application/octet-stream",
+  ],
   ["options-post", "folder options POST [unknown]", "folder-options", "replaces the set (emulator)"],
   [
     "delete-missing",
@@ -491,6 +552,7 @@ const WRITE_FACTS = [
     "points-of-interest",
     "404 Point of interest not found",
   ],
+  ["delete-trash", "a deleted file [likely]", "files-and-folders", "moves to `/.Trash` + its path"],
   ["writes-status", "a bodiless write's success", "custom-domains-and-sub-accounts", "200 (empty)"],
   ["probe-cleanup", "the probe left nothing behind", "files-and-folders", "nothing left under the prefix"],
 ] as const;
@@ -534,6 +596,11 @@ async function writeProbe(
   if (succeeded(before))
     throw new UsageError(`--write-probe ${prefix}: it exists; name a folder that does not exist`);
   if (!isNoSuchFile(before)) throw new Error(`GET /v2/files/stat ${prefix}: ${said(before)}`);
+  // a deleted file moves to the trash (docs/api.md#files-and-folders): the probe's copies there are
+  // removed too, unless the trash held that folder before the probe (then only its own file's)
+  const trash = `/.Trash${prefix}`;
+  const trashHeld = succeeded(await wire.call("GET", "/v2/files/stat", { query: { filename: trash } }));
+  const trashed: string[] = [];
   const parent = prefix.slice(0, prefix.lastIndexOf("/")) || "/";
   if (parent !== "/") {
     const p = await wire.call("GET", "/v2/files/stat", { query: { filename: parent } });
@@ -589,9 +656,9 @@ async function writeProbe(
       const st = await wire.call("GET", "/v2/files/stat", { query: { filename: file } });
       const type = asObject(st.json)?.contentType;
       if (!succeeded(st)) typeRow.no(`stat: ${said(st)}`);
-      else if (type === "text/plain") typeRow.documented(String(type));
       else if (type === "application/octet-stream")
-        typeRow.variant("content-type-sniffed", `${type} (from the name \`${PROBE_FILE}\`)`);
+        typeRow.documented(`${type} (from the name \`${PROBE_FILE}\`)`);
+      else if (type === "text/plain") typeRow.variant("content-type-declared", String(type));
       else typeRow.no(String(type));
     } else typeRow.unobserved("not observed: no file was uploaded");
 
@@ -642,8 +709,27 @@ async function writeProbe(
       poiAgain.unobserved("not observed: no file was uploaded");
       poiMissing.unobserved("not observed: no file was uploaded");
     }
+
+    const trashRow = expect("delete-trash");
+    if (file) {
+      const removed = await write("POST", "/v2/files/delete", { query: { filename: file } });
+      if (!succeeded(removed)) trashRow.no(`delete: ${said(removed)}`);
+      else {
+        made.delete(file);
+        check();
+        const copy = `/.Trash${file}`;
+        const there = await wire.call("GET", "/v2/files/stat", { query: { filename: copy } });
+        if (succeeded(there)) {
+          trashed.push(copy);
+          trashRow.documented(`moved to ${copy}`);
+        } else if (isNoSuchFile(there)) trashRow.variant("delete-final", "gone, and not in `/.Trash`");
+        else trashRow.no(`stat ${copy}: ${said(there)}`);
+      }
+    } else trashRow.unobserved("not observed: no file was uploaded");
   } finally {
     const left = await removeAll(wire, [...made], say);
+    // a delete inside the trash is final
+    left.push(...(await removeAll(wire, trashHeld ? trashed : await treeUnder(wire, trash), say)));
     const after = await wire
       .call("GET", "/v2/files/stat", { query: { filename: prefix } })
       .catch(() => undefined);
@@ -661,6 +747,33 @@ async function writeProbe(
       );
     else statusRow.no(list(statuses.map(String)));
   }
+}
+
+/** `folder` and every path under it (none when it does not exist). */
+async function treeUnder(wire: Wire, folder: string): Promise<string[]> {
+  const paths: string[] = [];
+  const walk = async (dir: string): Promise<boolean> => {
+    let continuation: string | undefined;
+    do {
+      const query: Record<string, string> = { dirname: dir, ...(continuation ? { continuation } : {}) };
+      const page = await wire.call("GET", "/v2/files/readdir", { query });
+      if (!succeeded(page)) return false;
+      const json = asObject(page.json);
+      for (const e of (Array.isArray(json?.contents) ? json.contents : []) as {
+        filename?: unknown;
+        isDirectory?: unknown;
+      }[]) {
+        if (typeof e?.filename !== "string") continue;
+        const path = `${dir}/${e.filename}`;
+        paths.push(path);
+        if (e.isDirectory === true) await walk(path);
+      }
+      continuation = typeof json?.continuation === "string" ? json.continuation : undefined;
+    } while (continuation);
+    return true;
+  };
+  if (await walk(folder)) paths.push(folder);
+  return paths;
 }
 
 /** Deletes `paths` deepest first; a path already gone is fine. Answers the paths that remain. */

@@ -7,7 +7,7 @@
 // bound on concurrent requests.
 
 import { Semaphore } from "async-mutex";
-import { joinPath, schemas } from "mediahost-contract";
+import { joinPath, schemas, systemFolderOf } from "mediahost-contract";
 import type { z } from "zod";
 import { listFolder, type MediahostClient, MediahostError } from "../../provider/client";
 import { readableFetching } from "../../provider/resources/account-settings";
@@ -68,6 +68,12 @@ export interface AccountSnapshot {
   folders: FolderSnapshot[];
   /** Folders deeper than the depth asked for exist under these (not declared). */
   truncatedAt: string[];
+  /**
+   * The account's system folders found at the root (docs/api.md#files-and-folders): the account's,
+   * never declared, nor what is in them, except the image profiles (`/Profiles/*.profile`), which
+   * are declared as files.
+   */
+  systemFolders: string[];
   /** Files of the declared folders (with `files`), in path order. */
   files: FileSnapshot[];
   /** Files left out for their size (with `files`). */
@@ -93,6 +99,20 @@ export interface ReadOptions {
   /** Read the files of the declared folders up to this size, in bytes. */
   files?: { maxSize: number };
   onProgress?: (p: ReadProgress) => void;
+}
+
+const isProfile = (name: string) => name.endsWith(".profile");
+
+/** generate's one line on the system folders it found and left out. */
+export function systemFoldersLine(found: string[]): string | undefined {
+  if (found.length === 0) return undefined;
+  const profiles = found.includes("/Profiles")
+    ? "; the image profiles in /Profiles are declared as files (with --files)"
+    : "";
+  return (
+    `Left out the account's system folders (${found.join(", ")}) and what is in them: they are the ` +
+    `account's, never the stack's${profiles}.`
+  );
 }
 
 async function orUndefinedIfMissing<T>(call: Promise<T>): Promise<T | undefined> {
@@ -143,6 +163,7 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
       .sort((a, b) => a.name.localeCompare(b.name)),
     folders: [],
     truncatedAt: [],
+    systemFolders: [],
     files: [],
     largeFiles: [],
     fileDetails: [],
@@ -215,6 +236,13 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
       const next = await run(() => pages.next());
       if (next.done) break;
       const entry = next.value;
+      const system = systemFolderOf(joinPath(dir, entry.filename));
+      if (system) {
+        // the account's own: left out, but for the image profiles, which are files to manage
+        snapshot.systemFolders.push(system);
+        if (system === "/Profiles" && options.files) children.push(walkProfiles(options.files.maxSize));
+        continue;
+      }
       if (!entry.isDirectory) {
         if (options.files) readFile(joinPath(dir, entry.filename), entry.size, options.files.maxSize);
         continue;
@@ -235,6 +263,19 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
     await Promise.all(children);
   };
 
+  // the image profiles: the files of /Profiles alone (the folder itself is the account's)
+  const walkProfiles = async (maxSize: number): Promise<void> => {
+    const pages = listFolder(client, "/Profiles");
+    for (;;) {
+      const next = await run(() => pages.next());
+      if (next.done) break;
+      const entry = next.value;
+      if (!entry.isDirectory && isProfile(entry.filename))
+        readFile(joinPath("/Profiles", entry.filename), entry.size, maxSize);
+    }
+    progress.listings++;
+  };
+
   const root: FolderSnapshot = { path: "/" };
   readDetails(root);
   if (options.depth > 0) await walk("/", 0);
@@ -245,6 +286,7 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
   folders.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   snapshot.folders = [root, ...folders];
   snapshot.truncatedAt.sort();
+  snapshot.systemFolders.sort();
   snapshot.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   snapshot.largeFiles.sort((a, b) => (a.path < b.path ? -1 : 1));
   snapshot.fileDetails.sort((a, b) => (a.path < b.path ? -1 : 1));

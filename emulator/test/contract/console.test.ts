@@ -182,15 +182,25 @@ describe("hand changes go through /v2", () => {
     expect(missing.body).toMatchObject({ status: 404, body: { name: "NoSuchFileError" } });
   });
 
-  it("an upload carries the file's bytes and content type (a name without an extension keeps it)", async () => {
-    const r = await raw(emu.url, "/_emulator/console/api/upload?filename=/console/hand-upload", {
-      method: "POST",
-      headers: { "content-type": "image/png" },
-      body: "not really a png",
-    });
-    expect(r.body).toEqual({ status: 200, body: null });
+  it("an upload carries the file's bytes and content type: typed by its name, or kept under content-type-declared", async () => {
+    const upload = (filename: string) =>
+      raw(emu.url, `/_emulator/console/api/upload?filename=${filename}`, {
+        method: "POST",
+        headers: { "content-type": "image/png" },
+        body: "not really a png",
+      });
+    // docs/api.md#uploads-and-fetches [live]: the name decides; one without an extension is untyped
+    expect((await upload("/console/hand-upload")).body).toEqual({ status: 200, body: null });
     const stat = await api.get("/v2/files/stat", { filename: "/console/hand-upload" });
-    expect(stat.body).toMatchObject({ size: 16, contentType: "image/png" });
+    expect(stat.body).toMatchObject({ size: 16, contentType: "application/octet-stream" });
+    await api.variants(["content-type-declared"]);
+    try {
+      expect((await upload("/console/hand-upload-kept")).body).toEqual({ status: 200, body: null });
+      const kept = await api.get("/v2/files/stat", { filename: "/console/hand-upload-kept" });
+      expect(kept.body).toMatchObject({ size: 16, contentType: "image/png" });
+    } finally {
+      await api.variants([]);
+    }
   });
 
   it("a rate limit reached refuses a hand change as it refuses the API", async () => {
@@ -209,7 +219,10 @@ describe("hand changes go through /v2", () => {
     const r = await hand(emu.url, "mkdir", { account: "console-other", dirname: "/theirs" });
     expect(r.body.status).toBe(200);
     const theirs = (await raw(emu.url, "/_emulator/state?account=console-other")).body.tree;
-    expect(theirs.map((e: { path: string }) => e.path)).toEqual(["/theirs"]);
+    // beside the system folders every account holds (docs/api.md#files-and-folders)
+    const system = /^\/(\.Trash|\.processed|\.well-known|Profiles|Shared)(\/|$)/;
+    const own = theirs.map((e: { path: string }) => e.path).filter((p: string) => !system.test(p));
+    expect(own).toEqual(["/theirs"]);
     expect((await hand(emu.url, "mkdir", { account: "nobody", dirname: "/x" })).status).toBe(404);
   });
 

@@ -119,10 +119,10 @@ describe("GET /v2/files/readdir (readdir)", () => {
     }
     const seen: string[] = [];
     const sizes: number[] = [];
-    let continuation: string | undefined;
+    let continuation: string | null | undefined;
     let pages = 0;
     do {
-      const r = await readdir("/many", continuation);
+      const r = await readdir("/many", continuation ?? undefined);
       expect(r.status, r.text).toBe(200);
       pages++;
       sizes.push(r.body.contents.length);
@@ -130,14 +130,14 @@ describe("GET /v2/files/readdir (readdir)", () => {
       expect(r.body.contents.length).toBeGreaterThan(0);
       seen.push(...r.body.contents.map((e: { filename: string }) => e.filename));
       continuation = r.body.continuation;
-      if (continuation !== undefined) {
-        expect(typeof continuation).toBe("string");
+      if (typeof continuation === "string") {
         expect(continuation.length).toBeLessThanOrEqual(1024);
       } else {
-        expect("continuation" in r.body, "continuation is absent on the last page").toBe(false);
+        // docs/api.md#files-and-folders [live]: a last page may carry `continuation: null`
+        expect(continuation, "continuation is null on the last page").toBeNull();
       }
       expect(pages).toBeLessThan(10);
-    } while (continuation !== undefined);
+    } while (typeof continuation === "string");
     expect(pages).toBe(2);
     expect(sizes, "full pages first").toEqual([100, 50]);
     // in name order, across pages
@@ -155,7 +155,7 @@ describe("GET /v2/files/readdir (readdir)", () => {
     const r = await readdir("/hundred");
     expect(r.status).toBe(200);
     expect(r.body.contents).toHaveLength(100);
-    expect(r.body.continuation).toBeUndefined();
+    expect(r.body.continuation).toBeNull();
   });
 
   it("entries have the documented shape: base names; folders size 0, no contentType, meta {}; media meta {width,height,duration}, other files {}", async () => {
@@ -164,7 +164,7 @@ describe("GET /v2/files/readdir (readdir)", () => {
     await putFile(api, origin, "/mixed/pixel.png", PNG_1X1, "image/png");
     const r = await readdir("/mixed");
     expect(r.status).toBe(200);
-    expect(r.body.continuation).toBeUndefined();
+    expect(r.body.continuation).toBeNull();
     const byName = Object.fromEntries(r.body.contents.map((e: { filename: string }) => [e.filename, e]));
     expect(Object.keys(byName).sort()).toEqual(["hello.txt", "pixel.png", "sub"]);
     const dir = byName.sub;
@@ -338,7 +338,14 @@ describe("POST /v2/files/copy (copy)", () => {
       used: before.used + 5,
       files: before.files + 1,
     });
+    // a deleted file moves to the trash, where it still counts; a delete there is final
     expect((await api.post("/v2/files/delete", undefined, { filename: "/copy/x.txt" })).status).toBe(200);
+    expect((await api.get("/v2/account/storage")).body).toMatchObject({
+      used: before.used + 5,
+      files: before.files + 1,
+    });
+    const final = await api.post("/v2/files/delete", undefined, { filename: "/.Trash/copy/x.txt" });
+    expect(final.status, final.text).toBe(200);
     expect((await api.get("/v2/account/storage")).body).toMatchObject({
       used: before.used,
       files: before.files,
@@ -509,13 +516,14 @@ describe("POST /v2/files/search (search)", () => {
   });
 
   /** The files a query finds, by path, in path order. */
-  const found = async (query: string, extra: Record<string, unknown> = {}) => {
+  const foundAnywhere = async (query: string, extra: Record<string, unknown> = {}) => {
     const r = await api.post("/v2/files/search", { query, ...extra });
     expect(r.status, `${query}: ${r.text}`).toBe(200);
     return r.body.hits.map((h: { _source: { filename: string } }) => h._source.filename);
   };
+  const found = foundAnywhere;
 
-  it("answers the documentation's own example: extension with its dot, mtime date math, a negated escaped dirname, sort filename.raw", async () => {
+  it("answers the documentation's own example: extension with its dot, mtime date math, a negated escaped dirname, sort filename.raw; hits in the live shape", async () => {
     await putFiles(api, origin, {
       "/a/x.jpg": "x",
       "/a/b/y.jpg": "y",
@@ -527,22 +535,19 @@ describe("POST /v2/files/search (search)", () => {
       sort: { "filename.raw": "asc" },
     });
     expect(r.status, r.text).toBe(200);
+    // `dirname` is the folder a file is in: the example leaves out what lies directly in
+    // /.Trash, not the trashed thumbnail deeper in it, nor the account's processed copy
     expect(r.body.hits.map((h: { _source: { filename: string } }) => h._source.filename)).toEqual([
+      "/.Trash/.processed/D3/jF/old-banner_thumbnail.jpg",
+      "/.processed/Kq/7w/welcome_thumbnail.jpg",
       "/a/b/y.jpg",
       "/a/x.jpg",
     ]);
-    expect(r.body).toMatchObject({ total: 2, _relation: "eq" });
-    const [first] = r.body.hits;
-    expect(Object.keys(first).sort()).toEqual([
-      "_id",
-      "_index",
-      "_routing",
-      "_score",
-      "_source",
-      "_type",
-      "sort",
-    ]);
-    expect(first).toMatchObject({ _type: "_doc", _score: null, sort: ["/a/b/y.jpg"] });
+    expect(r.body).toMatchObject({ total: 4, _relation: "eq" });
+    // docs/api.md#search [live]: a hit has no `_type` (nor `_routing`)
+    const first = r.body.hits[2];
+    expect(Object.keys(first).sort()).toEqual(["_id", "_index", "_score", "_source", "sort"]);
+    expect(first).toMatchObject({ _index: "sirvfs-v4", _score: null, sort: ["/a/b/y.jpg"] });
     expect(Object.keys(first._source).sort()).toEqual(
       [
         "accountId",
@@ -565,12 +570,20 @@ describe("POST /v2/files/search (search)", () => {
       extension: ".jpg",
       id: first._id,
     });
-    // a range in the past finds nothing
-    expect(await found("mtime:[now-30d TO now-1d]")).toEqual([]);
+    // a range in the past finds nothing (the system folders' files are as old as the account)
+    expect((await found("mtime:[now-30d TO now-1d]")).filter((p: string) => p.startsWith("/a/"))).toEqual([]);
+    // `dirname.paths`, as the vendor's plugins search: a folder and everything under it
+    expect(
+      await found("extension:.jpg AND -dirname.paths:\\/.Trash AND -dirname.paths:\\/.processed"),
+    ).toEqual(["/a/b/y.jpg", "/a/x.jpg"]);
+    expect(await found("dirname.paths:\\/a")).toEqual(["/a/b/y.jpg", "/a/w.png", "/a/x.jpg"]);
   });
 
   it("reads ranges inclusive and exclusive, open ends, comparisons, OR, NOT and wildcards", async () => {
     await putFiles(api, origin, { "/r/one.txt": "1", "/r/three.txt": "333", "/r/five.txt": "55555" });
+    // the files of /r only: the account's system folders hold files of every size too
+    const found = async (query: string) =>
+      (await foundAnywhere(query)).filter((p: string) => p.startsWith("/r/"));
     expect(await found("size:[1 TO 3]")).toEqual(["/r/one.txt", "/r/three.txt"]);
     expect(await found("size:{1 TO 3}")).toEqual([]);
     expect(await found("size:{1 TO *]")).toEqual(["/r/five.txt", "/r/three.txt"]);

@@ -83,6 +83,37 @@ describe("file tree", () => {
     expect({ bytes: tree.bytes, files: tree.files }).toEqual({ bytes: 4, files: 1 });
     expect(() => tree.remove("/e")).toThrow(FsError);
   });
+
+  it("trashes a file to /.Trash + its path; a delete the trash cannot take is final", () => {
+    const blobs = new MemoryBlobStore();
+    const tree = new Tree(blobs);
+    const paths = () => [...tree.walk()].map(([p]) => p);
+    tree.writeFile("/a/f.txt", content("h1"), 1);
+    expect(kind(() => tree.trash("/", true, 2))).toBe("permission");
+    expect(kind(() => tree.trash("/a", false, 2))).toBe("notEmpty");
+    expect(kind(() => tree.trash("/none", false, 2))).toBe("missing");
+    tree.trash("/a/f.txt", false, 2);
+    expect(paths()).toEqual(["/", "/.Trash", "/.Trash/a", "/.Trash/a/f.txt", "/a"]);
+    expect({ bytes: tree.bytes, files: tree.files }).toEqual({ bytes: 3, files: 1 });
+    // a file where the trash needs a folder: the delete is final
+    tree.writeFile("/b", content("h2"), 3);
+    tree.trash("/b", false, 4);
+    tree.writeFile("/b/g.txt", content("h3"), 5);
+    tree.trash("/b/g.txt", false, 6);
+    expect(paths()).not.toContain("/b/g.txt");
+    expect(paths().filter((p) => p.startsWith("/.Trash/b"))).toEqual(["/.Trash/b"]);
+    expect(tree.trashPathOf("/b/g.txt")).toBeUndefined();
+    // a folder at the tenth place: final too
+    for (const n of ["c", "c.1", "c.2", "c.3", "c.4", "c.5", "c.6", "c.7", "c.8"])
+      tree.writeFile(`/.Trash/${n}`, content("h4"), 7);
+    tree.mkdir("/.Trash/c.9", 7);
+    expect(tree.trashPathOf("/c")).toBeUndefined();
+    // inside the trash: final
+    tree.trash("/.Trash/a/f.txt", false, 8);
+    expect(paths()).not.toContain("/.Trash/a/f.txt");
+    // far too long for the API once in the trash
+    expect(tree.trashPathOf(`/${"x".repeat(1020)}`)).toBeUndefined();
+  });
 });
 
 describe("request log", () => {

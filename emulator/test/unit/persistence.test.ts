@@ -96,7 +96,65 @@ describe("emulator persistence", () => {
     await call("POST", "/v2/files/delete?filename=/f.txt");
     expect(readdirSync(join(dir, "blobs"))).toHaveLength(1);
     await call("POST", "/v2/files/delete?filename=/g.txt");
-    expect(readdirSync(join(dir, "blobs"))).toHaveLength(0);
+    // both in the trash now: their bytes stay until a delete there, which is final
+    expect(readdirSync(join(dir, "blobs"))).toHaveLength(1);
     expect((await fetch(`${emu.url}/cdn/demo/g.txt`)).status).toBe(404);
+    await call("POST", "/v2/files/delete?filename=/.Trash/f.txt");
+    expect(readdirSync(join(dir, "blobs"))).toHaveLength(1);
+    await call("POST", "/v2/files/delete?filename=/.Trash/g.txt");
+    expect(readdirSync(join(dir, "blobs"))).toHaveLength(0);
+  });
+
+  it("keeps the system folders and the trash across a restart; their built-in bytes are never stored", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "emu-data-"));
+    dirs.push(dir);
+    const first = await start(dir);
+    expect((await first.call("GET", "/v2/files/stat?filename=/Profiles/Default.profile")).status).toBe(200);
+    expect(readdirSync(join(dir, "blobs"))).toHaveLength(0);
+    await first.call("POST", "/v2/files/delete?filename=/Profiles/Thumbnail.profile");
+    await first.call("POST", "/v2/files/delete?filename=/Shared");
+    const before = first.emu.control.state().tree;
+
+    // a second process on the same folder (the first never stopped): journal replayed
+    const second = await start(dir);
+    expect(second.emu.control.state().tree).toEqual(before);
+    const paths = before.map((e) => e.path);
+    expect(paths).toContain("/.Trash/Profiles/Thumbnail.profile");
+    expect(paths).not.toContain("/Profiles/Thumbnail.profile");
+    expect(paths).not.toContain("/Shared");
+    const profile = await second.call(
+      "GET",
+      "/v2/files/download?filename=/.Trash/Profiles/Thumbnail.profile",
+    );
+    expect(profile.status).toBe(200);
+    expect(JSON.parse(profile.text)).toHaveProperty("scale");
+    expect((await second.call("GET", "/v2/files/download?filename=/.Trash/old-banner.jpg")).status).toBe(200);
+
+    // a third, from the compacted snapshot
+    await second.emu.stop();
+    const third = await start(dir);
+    expect(third.emu.control.state().tree).toEqual(before);
+    expect(readdirSync(join(dir, "blobs"))).toHaveLength(0);
+  });
+
+  it("replays an earlier version's journal as it was: its accounts began without system folders", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "emu-data-"));
+    dirs.push(dir);
+    const creds = { alias: "demo", clientId: "demo-client", clientSecret: "demo-secret" };
+    const lines = [
+      { seq: 1, m: { type: "addAccount", creds, time: Date.parse("2026-01-01T00:00:00Z") } },
+      {
+        seq: 2,
+        m: { type: "mkdir", account: "demo", path: "/old", time: Date.parse("2026-01-02T00:00:00Z") },
+      },
+      {
+        seq: 3,
+        m: { type: "mkdir", account: "demo", path: "/gone", time: Date.parse("2026-01-02T00:00:00Z") },
+      },
+      { seq: 4, m: { type: "delete", account: "demo", path: "/gone", recursive: false } },
+    ];
+    appendFileSync(join(dir, "journal.jsonl"), lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    const { emu } = await start(dir);
+    expect(emu.control.state().tree.map((e) => e.path)).toEqual(["/old"]);
   });
 });

@@ -1,4 +1,5 @@
 // Assertions several e2e tests make the same way.
+import { isAtOrUnder, systemFolderOf } from "mediahost-contract";
 import { expect } from "vitest";
 
 /**
@@ -52,4 +53,20 @@ export function expectProductsMovePreview(preview: {
   expect(`${preview.stdout}\n${preview.stderr}`).toMatch(
     /Folder \/products: moves to \/catalog with everything in it/,
   );
+}
+
+/**
+ * An account's tree without its system folders (docs/api.md#files-and-folders): what programs put
+ * there. A real account always holds them, and the emulator's default account plays one.
+ */
+export function stackTree<T extends { path: string }>(tree: T[]): T[] {
+  return tree.filter((e) => systemFolderOf(e.path) === undefined);
+}
+
+/**
+ * An account's tree without what is in its trash: a deleted file moves there, so a destroy changes
+ * the trash, and nothing else of the system folders (the image profiles in /Profiles included).
+ */
+export function withoutTrash<T extends { path: string }>(tree: T[]): T[] {
+  return tree.filter((e) => !isAtOrUnder(e.path, "/.Trash") || e.path === "/.Trash");
 }

@@ -184,12 +184,34 @@ export async function linkCheckout(dir: string): Promise<void> {
 }
 
 /**
+ * A user's tsconfig.json: Pulumi's TypeScript template's options (its `moduleResolution: "node"`
+ * reads no `exports`: the package's `typesVersions` serve it), and `skipLibCheck`, as
+ * mediahost-generate writes it (tools/lib/program.ts), so that `tsc` judges the program.
+ */
+const USER_TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "commonjs",
+    moduleResolution: "node",
+    skipLibCheck: true,
+    noFallthroughCasesInSwitch: true,
+    noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+  },
+  files: ["index.ts"],
+};
+
+/**
  * An empty TypeScript project of the native face in `dir` (the checkout linked as npm installs it,
- * the plugin named by path), for `pulumi import --out index.ts` to write its program into.
+ * the plugin named by path, a user's tsconfig), for `pulumi import --out index.ts` to write its
+ * program into.
  */
 export async function emptyNativeProject(dir: string): Promise<void> {
   await linkCheckout(dir);
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "imported", main: "index.ts" }));
+  await writeFile(join(dir, "tsconfig.json"), JSON.stringify(USER_TSCONFIG, null, 2));
   await writeFile(
     join(dir, "Pulumi.yaml"),
     `name: imported\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nplugins:\n  providers:\n    - name: mediahost\n      path: ${join(repoRoot, "plugin")}\n`,

@@ -225,6 +225,11 @@ export class Client {
     await this.control("POST", "/_emulator/faults", settings);
   }
 
+  /** Plays exactly these variants from now on (docs/api.md#variants); `[]`: none. */
+  async variants(names: string[]): Promise<void> {
+    await this.control("POST", "/_emulator/variants", { variants: names });
+  }
+
   async behaviour(settings: {
     aliasesUpdate?: "merge" | "replace";
     mkdirExists?: "200" | "409";

@@ -45,5 +45,8 @@ const readme = new mediahost.File("v-readme", {
   content: second ? "the second text\n" : "the first text\n",
   contentType: "text/plain",
 });
+// a video beside it: the live service answers its computed meta as null (docs/api.md#files-and-folders),
+// which every listing of the folder (refresh, destroy) reads
+new mediahost.File("v-clip", { path: pulumi.interpolate`${a.path}/clip.mp4`, content: "a video's bytes\n" });
 
 export const readmeSize = readme.size;
