@@ -96,6 +96,8 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
       "dist/provider/index.d.ts",
       "dist/tools/drift.js",
       "dist/provider/native/schema.json",
+      "dist/sdk/legacy/index.d.ts",
+      "dist/sdk/legacy/native.d.ts",
       "plugin/pulumi-resource-mediahost",
     ]) {
       expect(paths, must).toContain(must);
