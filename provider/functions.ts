@@ -73,7 +73,8 @@ export const dataFunctions = {
       userId: z
         .string({ message: "must be a string" })
         .min(1, { message: "must not be empty" })
-        .max(256, { message: "must be at most 256 characters" }),
+        .max(256, { message: "must be at most 256 characters" })
+        .describe("The user's id (at most 256 characters)."),
     }),
     // the contract's user, named by its id (the answer does not repeat it)
     result: z.object({ userId: z.string(), ...schemas.User.shape }),
@@ -87,7 +88,10 @@ export const dataFunctions = {
   }),
   listFolder: define({
     description: "Every entry of a folder, across all pages.",
-    args: z.strictObject({ account: Account, path: ManagedPath }),
+    args: z.strictObject({
+      account: Account,
+      path: ManagedPath.describe("Absolute folder path (at most 1024 characters)."),
+    }),
     result: z.object({ path: z.string(), entries: z.array(schemas.DirEntry) }),
     run: async (client, { path }) => {
       const entries = [];

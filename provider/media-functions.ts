@@ -101,7 +101,7 @@ export const mediaFunctions = {
       "run (it is signed anew, with a new expiry): use it as a stack output, not as an input of a resource.",
     args: z.strictObject({
       account: Account,
-      path: ManagedPath.describe("Absolute path of the protected file."),
+      path: ManagedPath.describe("Absolute path of the protected file (at most 1024 characters)."),
       key: z
         .string()
         .min(1, { message: "must not be empty" })
@@ -140,7 +140,7 @@ export const mediaFunctions = {
       query: z
         .string()
         .max(1024, { message: "must be at most 1024 characters" })
-        .describe("The query, e.g. `extension:.jpg`."),
+        .describe("The query, e.g. `extension:.jpg` (at most 1024 characters)."),
       sort: z
         .record(z.string(), z.enum(["asc", "desc"], { message: 'must be "asc" or "desc"' }))
         .optional()

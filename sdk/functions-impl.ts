@@ -4,6 +4,7 @@
 // first call (sdk/functions.ts), so that programs that only declare resources never load the HTTP
 // client or the schemas.
 import * as pulumi from "@pulumi/pulumi";
+import { isExpected } from "../provider/errors";
 import { Face } from "../provider/face";
 import { argumentsOf, type DataFunctionName, dataFunctions } from "../provider/functions";
 
@@ -12,9 +13,14 @@ let face: Face | undefined;
 /** Runs the data function `name`; its secret results come back as secret Outputs. */
 export async function run(name: DataFunctionName, args: unknown): Promise<Record<string, unknown>> {
   const fn = dataFunctions[name] as (typeof dataFunctions)[DataFunctionName];
-  const checked = argumentsOf(name, fn, args) as { account?: string };
-  face ??= Face.of((key) => pulumi.runtime.getConfig(key));
-  const result = await fn.run(face.account(checked.account).client, checked as never);
-  for (const key of fn.secrets ?? []) result[key] = pulumi.secret(result[key]);
-  return result;
+  try {
+    const checked = argumentsOf(name, fn, args) as { account?: string };
+    face ??= Face.of((key) => pulumi.runtime.getConfig(key));
+    const result = await fn.run(face.account(checked.account).client, checked as never);
+    for (const key of fn.secrets ?? []) result[key] = pulumi.secret(result[key]);
+    return result;
+  } catch (err) {
+    // an expected failure is one line: a RunError, which the program's host prints with no stack
+    throw isExpected(err) ? new pulumi.RunError((err as Error).message) : err;
+  }
 }

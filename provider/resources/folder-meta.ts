@@ -34,7 +34,7 @@ const CLEARED = { product: {}, approval: { approved: false } } as const;
 
 const inputs = z
   .strictObject({
-    /** Absolute path of the folder (or file). Changing it replaces the resource. */
+    /** Absolute path of the folder (or file), at most 1024 characters. Changing it replaces the resource. */
     path: ManagedPath,
     /** The title of the folder or file at the service (at most 256 characters). */
     title: schemas.Title.optional(),

@@ -29,7 +29,7 @@ const MAX_ROUNDS = 5;
 
 const inputs = z
   .strictObject({
-    /** The folder's absolute path. Changing it replaces the resource. */
+    /** The folder's absolute path (at most 1024 characters). Changing it replaces the resource. */
     path: ManagedPath,
     /** Detect 360 spins in the folder. */
     scanSpins: z.boolean().optional(),

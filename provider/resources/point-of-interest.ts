@@ -26,9 +26,9 @@ const inRange = (...values: number[]) => values.every((v) => v >= 0 && v <= 1);
 
 const inputs = z
   .strictObject({
-    /** Absolute path of the file. Changing it replaces the point. */
+    /** Absolute path of the file (at most 1024 characters). Changing it replaces the point. */
     path: ManagedPath,
-    /** The point's name, unique on its file. Changing it replaces the point. */
+    /** The point's name (at most 256 characters), unique on its file. Changing it replaces the point. */
     name: z
       .string()
       .min(1, { message: "must not be empty" })
