@@ -101,6 +101,7 @@ export const folderOptions = defineKind({
   replaceOn: ["path"],
   // it sits at its path: when the folder holding it moves, it follows
   location: "path",
+  belongsTo: "path",
   id: (i) => i.path,
   importing: { identity: (path) => ({ path }) },
   docs: {

@@ -138,6 +138,7 @@ export const pointOfInterest = defineKind({
   replaceOn: ["path", "name"],
   // it sits on its file: when the folder holding it moves, it follows
   location: "path",
+  belongsTo: "path",
   id: (i) => `${i.path}#${i.name}`,
   importing: { identity },
   docs: {
