@@ -223,9 +223,9 @@ export const EXAMPLES: Record<KindName, KindExample> = {
   CustomDomain: {
     kind: "CustomDomain",
     title: "A custom domain for an alias",
-    name: "web-domain",
-    before: [{ kind: "Alias", name: "web", args: { name: "web", prefix: "/", cdn: true } }],
-    args: { alias: new Ref("web", "name"), domain: "img.example.com" },
+    name: "images-domain",
+    before: [{ kind: "Alias", name: "images", args: { name: "images", prefix: "/", cdn: true } }],
+    args: { alias: new Ref("images", "name"), domain: "img.example.com" },
   },
   SubAccount: {
     kind: "SubAccount",
@@ -288,7 +288,7 @@ export function literalArgs(example: KindExample): Record<string, unknown> {
 export const IMPORT_IDS: Record<KindName, { form: string; example: string } | { none: string }> = {
   AccountSettings: { form: "the account's alias", example: "demo" },
   Alias: { form: "the alias's name", example: "web" },
-  CustomDomain: { form: "`<alias>/<domain>`", example: "web/img.example.com" },
+  CustomDomain: { form: "`<alias>/<domain>`", example: "images/img.example.com" },
   SubAccount: {
     none: "A sub-account cannot be imported: the API cannot read sub-accounts. Declare it with `adopt: true` to take over one that exists.",
   },

@@ -1,12 +1,12 @@
 // Every TypeScript and YAML example of the package schema (the ones docs/reference shows, made by
 // scripts/registry-docs.ts), run as written against the emulator with the real CLI, one after
-// another on one emulator: up, a quiet refresh preview, destroy. Each example declares what it
-// needs, so each starts from an empty account; the first that fails fails the test, named.
+// another, each on an emulator of its own: up, a quiet refresh preview, destroy. Each example
+// declares what it needs, so each starts from an empty account; the first that fails fails the
+// test, named.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import schemaJson from "../../provider/native/schema.json";
 import { linkCheckout } from "./helpers/package";
 import { openProject } from "./helpers/project";
@@ -30,13 +30,10 @@ describe("every example of the package schema runs as written", async () => {
   if (!toolchain) return void it.skip("needs the Pulumi toolchain");
 
   let dir: string;
-  let emulator: RunningEmulator;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "mediahost-schema-examples-"));
-    emulator = await startEmulator({ log: () => {} });
   });
   afterAll(async () => {
-    await emulator?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -49,8 +46,9 @@ describe("every example of the package schema runs as written", async () => {
 
   /** Runs one example program in `at`: up, a quiet refresh preview, destroy, the account empty again. */
   const runs = async (at: string, kind: string) => {
-    const before = JSON.stringify(emulator.control.state().tree);
-    const p = await openProject(toolchain, { workDir: at, emulator });
+    // an account of its own: the service keeps an alias a destroy wrote out (no API deletes one)
+    const p = await openProject(toolchain, { workDir: at });
+    const before = JSON.stringify(p.emulator.control.state().tree);
     try {
       const up = await p.stack.up().catch((e: Error) => {
         throw new Error(`the ${kind} example fails at up: ${e.message}`);
@@ -60,7 +58,7 @@ describe("every example of the package schema runs as written", async () => {
         throw new Error(`the ${kind} example's refresh preview is not quiet: ${e.message}`);
       });
       await p.stack.destroy();
-      expect(JSON.stringify(emulator.control.state().tree), kind).toBe(before);
+      expect(JSON.stringify(p.emulator.control.state().tree), kind).toBe(before);
     } finally {
       await p.dispose();
     }
