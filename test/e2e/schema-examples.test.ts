@@ -48,7 +48,12 @@ describe("every example of the package schema runs as written", async () => {
   const runs = async (at: string, kind: string) => {
     // an account of its own: the service keeps an alias a destroy wrote out (no API deletes one)
     const p = await openProject(toolchain, { workDir: at });
-    const before = JSON.stringify(p.emulator.control.state().tree);
+    // the files: an upload makes the folders missing above it, which stay after its destroy
+    const files = () =>
+      JSON.stringify(
+        p.emulator.control.state().tree.filter((e) => !(e as { isDirectory?: boolean }).isDirectory),
+      );
+    const before = files();
     try {
       const up = await p.stack.up().catch((e: Error) => {
         throw new Error(`the ${kind} example fails at up: ${e.message}`);
@@ -58,7 +63,7 @@ describe("every example of the package schema runs as written", async () => {
         throw new Error(`the ${kind} example's refresh preview is not quiet: ${e.message}`);
       });
       await p.stack.destroy();
-      expect(JSON.stringify(p.emulator.control.state().tree), kind).toBe(before);
+      expect(files(), kind).toBe(before);
     } finally {
       await p.dispose();
     }
