@@ -20,7 +20,12 @@ export async function run(name: DataFunctionName, args: unknown): Promise<Record
     for (const key of fn.secrets ?? []) result[key] = pulumi.secret(result[key]);
     return result;
   } catch (err) {
-    // an expected failure is one line: a RunError, which the program's host prints with no stack
-    throw isExpected(err) ? new pulumi.RunError((err as Error).message) : err;
+    if (!isExpected(err)) throw err;
+    // the Outputs the program derived from this call reject with it before the engine reads them;
+    // the host reports the first as the program's failure, and Node would warn of each one read
+    // afterwards (PromiseRejectionHandledWarning): a listener says they are expected
+    if (process.listenerCount("rejectionHandled") === 0) process.on("rejectionHandled", () => {});
+    // one line: a RunError, which the host prints with no stack
+    throw new pulumi.RunError((err as Error).message);
   }
 }
