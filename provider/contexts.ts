@@ -25,7 +25,7 @@ import {
   type Recorded,
 } from "./resources/kind";
 import type { Session } from "./session";
-import { defined, openRecorded, orGone, whereNow } from "./steps";
+import { defined, openRecorded, orGone, parentMissing, whereNow } from "./steps";
 
 type Props = Record<string, unknown>;
 type State = Props & Recorded;
@@ -103,7 +103,9 @@ export class Creation extends StepContext implements CreateContext {
   /** The kind's create, for an object no resource of this run holds. */
   private async make(): Promise<{ id: string; outs: Props }> {
     await this.learnAccount();
-    const extra = await this.kind.create(this, this.inputs as never);
+    const extra = await this.kind
+      .create(this, this.inputs as never)
+      .catch((err: unknown) => Promise.reject(parentMissing(this.kind, err, this.inputs, this.alias)));
     return this.finish(extra);
   }
 

@@ -73,7 +73,8 @@ export const dataFunctions = {
       userId: z
         .string({ message: "must be a string" })
         .min(1, { message: "must not be empty" })
-        .max(256, { message: "must be at most 256 characters" }),
+        .max(256, { message: "must be at most 256 characters" })
+        .describe("The user's id (at most 256 characters)."),
     }),
     // the contract's user, named by its id (the answer does not repeat it)
     result: z.object({ userId: z.string(), ...reads.getUser.shape }),
@@ -88,7 +89,10 @@ export const dataFunctions = {
   listFolder: define({
     description:
       "Every entry of a folder, across all pages; the account's system folders say what they are (`systemFolder`).",
-    args: z.strictObject({ account: Account, path: ManagedPath }),
+    args: z.strictObject({
+      account: Account,
+      path: ManagedPath.describe("Absolute folder path (at most 1024 characters)."),
+    }),
     result: z.object({
       path: z.string(),
       entries: z.array(FolderEntry.extend({ systemFolder: z.string().optional() })),

@@ -18,7 +18,7 @@ import { log } from "./log";
 import { describe, type Kind, kindContext, propertiesOf, type Recorded } from "./resources/kind";
 import { systemRefusal } from "./resources/schema";
 import type { Move, Session } from "./session";
-import { defined, openRecorded, orGone, seenInState, whereNow } from "./steps";
+import { defined, openRecorded, orGone, parentMissing, seenInState, whereNow } from "./steps";
 
 type Props = Record<string, unknown>;
 type State = Props & Recorded;
@@ -200,7 +200,9 @@ export class Lifecycle {
       // or, for its own move, moves it from there)
       const current = await whereNow(this.session, kind, alias, olds, move);
       try {
-        const extra = await kind.update(kindContext(ctx, alias), current as never, news as never);
+        const extra = await kind
+          .update(kindContext(ctx, alias), current as never, news as never)
+          .catch((err: unknown) => Promise.reject(parentMissing(kind, err, news, alias)));
         move?.settle();
         const carried = { accountAlias: olds.accountAlias, __adopted: olds.__adopted, __claim: olds.__claim };
         return defined({ ...olds, ...news, ...extra, ...carried });

@@ -16,14 +16,38 @@ const Account = z
 
 const Params = z.record(z.string(), z.union([z.string(), z.number()]));
 
-/** A statistics range: ISO 8601 date-times (UTC without a zone), `to` not before `from`. */
+/** A date alone, as the service's own Magento extension sends it. */
+const DAY = z.iso.date();
+
+/** A bound as docs/api.md#statistics documents it: a date alone is the start or end of that day (UTC). */
+function documentedBound(value: string, end: boolean): string {
+  if (!DAY.safeParse(value).success) return value;
+  return `${value}T${end ? "23:59:59.999" : "00:00:00.000"}`;
+}
+
+const bound = (end: boolean, describe: string) =>
+  z
+    .string({ message: "must be a string" })
+    .refine((v) => DAY.safeParse(v).success || schemas.StatsTime.safeParse(v).success, {
+      message: "must be an ISO 8601 date-time or a date (YYYY-MM-DD)",
+    })
+    .transform((v) => documentedBound(v, end))
+    .optional()
+    .describe(describe);
+
+/** A statistics range: ISO 8601 date-times (UTC without a zone) or dates, `to` not before `from`. */
 const Range = z
   .strictObject({
     account: Account,
-    from: schemas.StatsTime.optional().describe(
-      "Start of the range, an ISO 8601 date-time (UTC without a zone); the service's default is a month ago.",
+    from: bound(
+      false,
+      "Start of the range, an ISO 8601 date-time (UTC without a zone) or a date (`2026-11-01`: the start of " +
+        "that day, UTC); the service's default is a month ago.",
     ),
-    to: schemas.StatsTime.optional().describe("End of the range; the service's default is now."),
+    to: bound(
+      true,
+      "End of the range, as `from` (a date alone: the end of that day, UTC); the service's default is now.",
+    ),
   })
   .superRefine((r, ctx) => {
     if (r.from && r.to && schemas.statsTime(r.to) < schemas.statsTime(r.from))
@@ -64,7 +88,7 @@ export const mediaFunctions = {
       "run (it is signed anew, with a new expiry): use it as a stack output, not as an input of a resource.",
     args: z.strictObject({
       account: Account,
-      path: ManagedPath.describe("Absolute path of the protected file."),
+      path: ManagedPath.describe("Absolute path of the protected file (at most 1024 characters)."),
       key: z
         .string()
         .min(1, { message: "must not be empty" })
@@ -103,7 +127,7 @@ export const mediaFunctions = {
       query: z
         .string()
         .max(1024, { message: "must be at most 1024 characters" })
-        .describe("The query, e.g. `extension:.jpg`."),
+        .describe("The query, e.g. `extension:.jpg` (at most 1024 characters)."),
       sort: z
         .record(z.string(), z.enum(["asc", "desc"], { message: 'must be "asc" or "desc"' }))
         .optional()

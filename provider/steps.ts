@@ -93,3 +93,20 @@ export async function orGone<T>(work: Promise<T>): Promise<T | undefined> {
     throw err;
   }
 }
+
+/**
+ * What a "not found" on a create or update of an object that belongs to a folder or file (the
+ * kind's `belongsTo`: options, meta, points) means: that path is missing. The error says which,
+ * and what to do, instead of the operation that met it.
+ */
+export function parentMissing(kind: Kind, err: unknown, inputs: Props, alias: string | undefined): unknown {
+  if (!(err instanceof MediahostError && err.isNotFound) || !kind.belongsTo) return err;
+  const path = inputs[kind.belongsTo];
+  if (typeof path !== "string") return err;
+  const where = alias === undefined ? "" : ` in account "${alias}"`;
+  return new ProviderError(
+    `${path} does not exist${where}; it must exist first: create it, or declare it in this program ` +
+      "(a Folder or File resource, and pass its `path` output here so it is created first)",
+    { cause: err },
+  );
+}

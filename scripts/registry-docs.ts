@@ -47,14 +47,14 @@ export const TYPE_DOCS: Record<string, string> = {
   "GetTrafficStatsResult.traffic":
     "The aggregated traffic of the range, as the service answers it (its shape is not documented).",
   FolderMetaProduct: "The catalogue product a file or folder shows.",
-  "FolderMetaProduct.id": "The product's id in the catalogue.",
-  "FolderMetaProduct.name": "The product's name.",
-  "FolderMetaProduct.brand": "The product's brand.",
-  "FolderMetaProduct.category1": "The product's first-level category.",
-  "FolderMetaProduct.category2": "The product's second-level category.",
+  "FolderMetaProduct.id": "The product's id in the catalogue (at most 256 characters).",
+  "FolderMetaProduct.name": "The product's name (at most 256 characters).",
+  "FolderMetaProduct.brand": "The product's brand (at most 256 characters).",
+  "FolderMetaProduct.category1": "The product's first-level category (at most 256 characters).",
+  "FolderMetaProduct.category2": "The product's second-level category (at most 256 characters).",
   FolderMetaApproval: "The review flag of the image review process.",
   "FolderMetaApproval.approved": "Whether the file or folder is approved.",
-  "FolderMetaApproval.comment": "The reviewer's comment.",
+  "FolderMetaApproval.comment": "The reviewer's comment (at most 1024 characters).",
 
   AccountSettingsMinify: "Minification of the account's CSS and JavaScript files, served through the CDN.",
   "AccountSettingsMinify.enabled": "Whether the account minifies CSS and JavaScript files it serves.",
@@ -195,19 +195,33 @@ export const TYPE_DOCS: Record<string, string> = {
   "SearchFilesResultFilesItemMeta.format": "The media's format (e.g. `jpeg`).",
 };
 
-type Value = string | number | boolean | Value[] | { [key: string]: Value };
+/** An output of another resource of the example, e.g. the `path` of the folder it declares first. */
+export class Ref {
+  constructor(
+    readonly resource: string,
+    readonly output: string,
+  ) {}
+}
 
-export interface KindExample {
+type Value = string | number | boolean | Ref | Value[] | { [key: string]: Value };
+
+/** A resource an example declares because its own needs it to exist (a folder, an alias). */
+interface Declared {
+  kind: KindName;
+  name: string;
+  args: Record<string, Value>;
+}
+
+export interface KindExample extends Declared {
   /** What the example does, its heading. */
   title: string;
-  /** The resource's name in the program. */
-  name: string;
-  /** Arguments the kind's input schema accepts. */
-  args: Record<string, Value>;
+  /** What it needs, declared before it: an example runs as written, in an empty account. */
+  before?: Declared[];
 }
 
 export const EXAMPLES: Record<KindName, KindExample> = {
   AccountSettings: {
+    kind: "AccountSettings",
     title: "Minify CSS and JavaScript, and fetch missing files from an origin",
     name: "settings",
     args: {
@@ -216,44 +230,80 @@ export const EXAMPLES: Record<KindName, KindExample> = {
     },
   },
   Alias: {
+    kind: "Alias",
     title: "An alias serving /products through the CDN",
     name: "web",
     args: { name: "web", prefix: "/products", cdn: true },
   },
   CustomDomain: {
-    title: "A custom domain for the alias web",
-    name: "web-domain",
-    args: { alias: "web", domain: "img.example.com" },
+    kind: "CustomDomain",
+    title: "A custom domain for an alias",
+    name: "images-domain",
+    before: [{ kind: "Alias", name: "images", args: { name: "images", prefix: "/", cdn: true } }],
+    args: { alias: new Ref("images", "name"), domain: "img.example.com" },
   },
-  SubAccount: { title: "A sub-account", name: "partner", args: { alias: "partner-media" } },
-  Folder: { title: "A folder", name: "products", args: { path: "/products" } },
+  SubAccount: {
+    kind: "SubAccount",
+    title: "A sub-account",
+    name: "partner",
+    args: { alias: "partner-media" },
+  },
+  Folder: { kind: "Folder", title: "A folder", name: "products", args: { path: "/products" } },
   FolderOptions: {
+    kind: "FolderOptions",
     title: "Detect 360 spins in a folder",
     name: "products-options",
-    args: { path: "/products", scanSpins: true },
+    before: [{ kind: "Folder", name: "products", args: { path: "/products" } }],
+    args: { path: new Ref("products", "path"), scanSpins: true },
   },
   FolderMeta: {
+    kind: "FolderMeta",
     title: "A folder's title and tags",
     name: "products-meta",
-    args: { path: "/products", title: "Products", tags: ["catalog"] },
+    before: [{ kind: "Folder", name: "products", args: { path: "/products" } }],
+    args: { path: new Ref("products", "path"), title: "Products", tags: ["catalog"] },
   },
   File: {
+    kind: "File",
     title: "A text file",
     name: "robots",
     args: { path: "/robots.txt", content: "User-agent: *\nDisallow:\n" },
   },
   PointOfInterest: {
+    kind: "PointOfInterest",
     title: "A named rectangle on an image, for cropping and zoom",
     name: "shoe-face",
-    args: { path: "/products/shoe.jpg", name: "face", x: 0.25, y: 0.1, width: 0.5, height: 0.4 },
+    before: [
+      {
+        kind: "File",
+        name: "shoe",
+        args: {
+          path: "/products/shoe.svg",
+          content: '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"/>',
+          contentType: "image/svg+xml",
+        },
+      },
+    ],
+    args: { path: new Ref("shoe", "path"), name: "face", x: 0.25, y: 0.1, width: 0.5, height: 0.4 },
   },
 };
+
+/** The example's arguments with each reference replaced by the value it names (for checks). */
+export function literalArgs(example: KindExample): Record<string, unknown> {
+  const resolve = (v: Value): unknown => {
+    if (v instanceof Ref) return example.before?.find((d) => d.name === v.resource)?.args[v.output];
+    if (Array.isArray(v)) return v.map(resolve);
+    if (typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
+    return v;
+  };
+  return resolve(example.args) as Record<string, unknown>;
+}
 
 /** The id `pulumi import` takes, per kind: its form and an example; a kind that cannot be imported says why. */
 export const IMPORT_IDS: Record<KindName, { form: string; example: string } | { none: string }> = {
   AccountSettings: { form: "the account's alias", example: "demo" },
   Alias: { form: "the alias's name", example: "web" },
-  CustomDomain: { form: "`<alias>/<domain>`", example: "web/img.example.com" },
+  CustomDomain: { form: "`<alias>/<domain>`", example: "images/img.example.com" },
   SubAccount: {
     none: "A sub-account cannot be imported: the API cannot read sub-accounts. Declare it with `adopt: true` to take over one that exists.",
   },
@@ -261,7 +311,7 @@ export const IMPORT_IDS: Record<KindName, { form: string; example: string } | { 
   FolderOptions: { form: "the folder's path", example: "/products" },
   FolderMeta: { form: "the path of the folder or file", example: "/products" },
   File: { form: "the file's path (UTF-8 text up to 1 MiB, taken in as `content`)", example: "/robots.txt" },
-  PointOfInterest: { form: "`<file path>#<point name>`", example: "/products/shoe.jpg#face" },
+  PointOfInterest: { form: "`<file path>#<point name>`", example: "/products/shoe.svg#face" },
 };
 
 type PropSpec = { type?: string; $ref?: string; items?: PropSpec; additionalProperties?: PropSpec };
@@ -271,6 +321,7 @@ const goName = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const goString = (s: string) => JSON.stringify(s);
 
 function tsValue(v: Value, indent: string): string {
+  if (v instanceof Ref) return `${camel(v.resource)}.${v.output}`;
   if (Array.isArray(v)) return `[${v.map((x) => tsValue(x, indent)).join(", ")}]`;
   if (typeof v === "object") {
     const inner = `${indent}  `;
@@ -281,11 +332,12 @@ function tsValue(v: Value, indent: string): string {
 }
 
 function yamlValue(v: Value, indent: string): string {
+  if (v instanceof Ref) return `\${${v.resource}.${v.output}}`;
   if (Array.isArray(v)) return `[${v.map((x) => yamlValue(x, indent)).join(", ")}]`;
   if (typeof v === "object") {
     return Object.entries(v)
       .map(([k, x]) =>
-        typeof x === "object" && !Array.isArray(x)
+        typeof x === "object" && !Array.isArray(x) && !(x instanceof Ref)
           ? `\n${indent}${k}:${yamlValue(x, `${indent}  `)}`
           : `\n${indent}${k}: ${yamlValue(x, indent)}`,
       )
@@ -295,6 +347,7 @@ function yamlValue(v: Value, indent: string): string {
 }
 
 function goValue(v: Value, spec: PropSpec, types: TypeSpecs, indent: string): string {
+  if (v instanceof Ref) return `${camel(v.resource)}.${goName(v.output)}`;
   if (spec.$ref) {
     const name = spec.$ref.replace("#/types/mediahost:index:", "");
     const props = types[`mediahost:index:${name}`]?.properties ?? {};
@@ -310,6 +363,7 @@ function goValue(v: Value, spec: PropSpec, types: TypeSpecs, indent: string): st
     case "number":
       return `pulumi.Float64(${v})`;
     default:
+      if (typeof v === "boolean") return `pulumi.Bool(${v})`;
       return `pulumi.String(${goString(String(v))})`;
   }
 }
@@ -332,18 +386,27 @@ const camel = (s: string) => s.replace(/-(\w)/g, (_, c: string) => c.toUpperCase
 
 /** The example of a kind in TypeScript, YAML and Go, in the blocks the registry's generator reads. */
 export function exampleBlock(kind: KindName, inputs: Record<string, PropSpec>, types: TypeSpecs): string {
-  const { title, name, args } = EXAMPLES[kind];
+  const { title, name, args, before = [] } = EXAMPLES[kind];
+  const all = [...before, { kind, name, args }];
   const ts = [
     'import * as mediahost from "pulumi-mediahost/native";',
     "",
-    `const ${camel(name)} = new mediahost.${kind}(${JSON.stringify(name)}, ${tsValue(args, "")});`,
+    ...all.map(
+      (r) =>
+        `const ${camel(r.name)} = new mediahost.${r.kind}(${JSON.stringify(r.name)}, ${tsValue(r.args, "")});`,
+    ),
   ].join("\n");
   const yaml = [
     "resources:",
-    `  ${name}:`,
-    `    type: mediahost:${kind}`,
-    `    properties:${yamlValue(args, "      ")}`,
+    ...all.flatMap((r) => [
+      `  ${r.name}:`,
+      `    type: mediahost:${r.kind}`,
+      `    properties:${yamlValue(r.args, "      ")}`,
+    ]),
   ].join("\n");
+  // the declared resources' properties are typed by their values (strings, booleans)
+  const goArgs = (r: Declared) =>
+    `&mediahost.${r.kind}Args${goFields(r.args, r.kind === kind ? inputs : {}, types, "\t\t")}`;
   const go = [
     "package main",
     "",
@@ -354,7 +417,13 @@ export function exampleBlock(kind: KindName, inputs: Record<string, PropSpec>, t
     "",
     "func main() {",
     "\tpulumi.Run(func(ctx *pulumi.Context) error {",
-    `\t\t_, err := mediahost.New${kind}(ctx, ${goString(name)}, &mediahost.${kind}Args${goFields(args, inputs, types, "\t\t")})`,
+    ...before.flatMap((r) => [
+      `\t\t${camel(r.name)}, err := mediahost.New${r.kind}(ctx, ${goString(r.name)}, ${goArgs(r)})`,
+      "\t\tif err != nil {",
+      "\t\t\treturn err",
+      "\t\t}",
+    ]),
+    `\t\t_, err ${before.length ? "=" : ":="} mediahost.New${kind}(ctx, ${goString(name)}, ${goArgs({ kind, name, args })})`,
     "\t\treturn err",
     "\t})",
     "}",

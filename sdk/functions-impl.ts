@@ -4,6 +4,7 @@
 // first call (sdk/functions.ts), so that programs that only declare resources never load the HTTP
 // client or the schemas.
 import * as pulumi from "@pulumi/pulumi";
+import { isExpected } from "../provider/errors";
 import { Face } from "../provider/face";
 import { argumentsOf, type DataFunctionName, dataFunctions } from "../provider/functions";
 
@@ -12,9 +13,19 @@ let face: Face | undefined;
 /** Runs the data function `name`; its secret results come back as secret Outputs. */
 export async function run(name: DataFunctionName, args: unknown): Promise<Record<string, unknown>> {
   const fn = dataFunctions[name] as (typeof dataFunctions)[DataFunctionName];
-  const checked = argumentsOf(name, fn, args) as { account?: string };
-  face ??= Face.of((key) => pulumi.runtime.getConfig(key));
-  const result = await fn.run(face.account(checked.account).client, checked as never);
-  for (const key of fn.secrets ?? []) result[key] = pulumi.secret(result[key]);
-  return result;
+  try {
+    const checked = argumentsOf(name, fn, args) as { account?: string };
+    face ??= Face.of((key) => pulumi.runtime.getConfig(key));
+    const result = await fn.run(face.account(checked.account).client, checked as never);
+    for (const key of fn.secrets ?? []) result[key] = pulumi.secret(result[key]);
+    return result;
+  } catch (err) {
+    if (!isExpected(err)) throw err;
+    // the Outputs the program derived from this call reject with it before the engine reads them;
+    // the host reports the first as the program's failure, and Node would warn of each one read
+    // afterwards (PromiseRejectionHandledWarning): a listener says they are expected
+    if (process.listenerCount("rejectionHandled") === 0) process.on("rejectionHandled", () => {});
+    // one line: a RunError, which the host prints with no stack
+    throw new pulumi.RunError((err as Error).message);
+  }
 }

@@ -67,9 +67,9 @@ export interface SearchFilesArgs extends AccountArgs {
 }
 export type FoundFile = z.infer<typeof schemas.SearchHit>["_source"];
 export interface StatsArgs extends AccountArgs {
-  /** Start of the range, an ISO 8601 date-time (UTC without a zone). */
+  /** Start of the range, an ISO 8601 date-time (UTC without a zone), or a date: the start of that day (UTC). */
   from?: string;
-  /** End of the range. */
+  /** End of the range, as `from`; a date is the end of that day (UTC). */
   to?: string;
 }
 export type StorageDay = { day: string } & AccountStorage;

@@ -65,10 +65,14 @@ type Declarations = typeof import("../provider/functions");
 let declarations: Declarations | undefined;
 
 const functions = dataFunctionsOn(async (name, args, opts) => {
-  const result = (await pulumi.runtime.invoke(`mediahost:index:${name}`, args, {
-    ...PLUGIN_OPTIONS,
-    ...opts,
-  })) as Record<string, unknown>;
+  const token = `mediahost:index:${name}`;
+  const result = (await pulumi.runtime
+    .invoke(token, args, { ...PLUGIN_OPTIONS, ...opts })
+    .catch((err: Error) => {
+      // the plugin's message is the line to show: without the engine's wrapping of it, and as a
+      // RunError, which the program's host prints as it is, with no stack
+      throw new pulumi.RunError(err.message.replace(`invocation of ${token} returned an error: `, ""));
+    })) as Record<string, unknown>;
   // which results are secrets, as the function declares it (loaded on the first call)
   declarations ??= require("../provider/functions") as Declarations;
   for (const key of declarations.dataFunctions[name].secrets ?? []) result[key] = pulumi.secret(result[key]);

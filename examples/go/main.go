@@ -3,8 +3,10 @@
 // a file. The same objects as examples/quickstart (TypeScript) and examples/yaml.
 //
 // The Go SDK is generated from the package schema, not published: `go.mod` replaces its module with
-// ./sdk/go, which `pulumi package gen-sdk ../../provider/native/schema.json --language go --out sdk`
-// writes (test/e2e/go.test.ts does it). Then:
+// ./sdk/go, which `pulumi package gen-sdk mediahost --language go --out sdk` writes in this
+// directory, from the plugin once installed (`pulumi plugin install resource mediahost <version>`);
+// or name the plugin by its path, e.g. node_modules/pulumi-mediahost/plugin/pulumi-resource-mediahost
+// (test/e2e/go.test.ts builds a copy of this directory outside the repository so). Then:
 //
 //	pulumi config set mediahost:baseUrl https://api.example.com      (or the emulator's URL)
 //	pulumi config set mediahost:clientId <id>

@@ -3,7 +3,8 @@
 // (`pulumi-nodejs:dynamic/mediahost:<Kind>`) apart by their type token, and judges both by the
 // same inputs (the two faces take the same ones).
 //
-//   pulumi preview --policy-pack ./node_modules/... or this directory [--policy-pack-config config.json]
+//   npm install --save-dev @pulumi/policy        (beside pulumi-mediahost, which ships this pack)
+//   pulumi preview --policy-pack node_modules/pulumi-mediahost/examples/policy-pack [--policy-pack-config config.json]
 //
 // Configuration (every key optional):
 //   privatePrefix          folders at or under this path must not allow public listing (default /private)

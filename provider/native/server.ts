@@ -71,6 +71,17 @@ function failure(err: unknown): Grpc.ServiceError {
   return Object.assign(new Error(message), { code, details: message, metadata: new grpc.Metadata() });
 }
 
+/**
+ * A check failure as the engine shows it. The CLI prints a failure's property with the value it
+ * finds under that name at the top level (`property title value {…} has a problem: …`): a nested
+ * path such as `product.id` finds none and prints `{<nil>}`. Those go without a property, the path
+ * leading the reason (`… has a problem: product.id: must be at most 256 characters`).
+ */
+export function engineFailure(f: CheckFailure, news: Props): { property: string; reason: string } {
+  if (Object.hasOwn(news, f.property)) return f;
+  return { property: "", reason: f.property === "(inputs)" ? f.reason : `${f.property}: ${f.reason}` };
+}
+
 /** A diff answer naming the properties that changed (none: no change). */
 function diffOf(changed: string[]): ProviderPb.DiffResponse {
   const res = new providerPb.DiffResponse();
@@ -259,7 +270,10 @@ export class NativeProvider {
           encode(Struct, inputs, this.secretKeys(kind, news, inputs)),
         );
         res.setFailuresList(
-          failures.map((f) => new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason)),
+          failures.map((f) => {
+            const { property, reason } = engineFailure(f, news.props);
+            return new providerPb.CheckFailure().setProperty(property).setReason(reason);
+          }),
         );
         return res;
       },

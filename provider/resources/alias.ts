@@ -14,11 +14,11 @@ const ENTRY_KEYS = ["prefix", "cdn", "defaultProfile"] as const;
 const inputs = z.strictObject({
   /** The alias name (1-63 letters, digits, '-' or '_'). Changing it replaces the alias. */
   name: AliasName,
-  /** Path prefix the alias serves. */
+  /** Path prefix the alias serves (at most 1024 characters). */
   prefix: z.string().max(1024, { message: "must be at most 1024 characters" }).optional(),
   /** Serve the alias through the CDN. */
   cdn: z.boolean().optional(),
-  /** The image profile applied to files served through the alias when a request names none. */
+  /** The image profile applied to files served through the alias when a request names none (at most 256 characters). */
   defaultProfile: z.string().max(256, { message: "must be at most 256 characters" }).optional(),
   /** Take over an alias that exists already instead of failing; on delete it is put back as found. */
   adopt: z.boolean().optional(),

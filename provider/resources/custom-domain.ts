@@ -23,7 +23,10 @@ const Hostname = z
 const inputs = z.strictObject({
   /** The alias the domain serves. Changing it replaces the domain. */
   alias: AliasName,
-  /** Host name such as `img.example.com`. Changing it replaces the domain (the old one is removed first). */
+  /**
+   * Host name such as `img.example.com` (at most 253 characters). Changing it replaces the domain
+   * (the old one is removed first).
+   */
   domain: Hostname,
   /**
    * Take over the alias's domain if it carries one already (this one or another); on delete it is

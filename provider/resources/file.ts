@@ -30,9 +30,12 @@ const CONTENT_MAX = 1024 * 1024;
 
 const inputs = z
   .strictObject({
-    /** Absolute path of the file. Changing it uploads to the new path, then deletes the old file. */
+    /**
+     * Absolute path of the file (at most 1024 characters). Changing it uploads to the new path, then
+     * deletes the old file.
+     */
     path: WritablePath.refine((p) => p !== "/", { message: 'must be a file path, not the root "/"' }),
-    /** The file's text (UTF-8); may be a secret. */
+    /** The file's text (UTF-8, at most 1 MiB: 1048576 characters; larger files go as `source`); may be a secret. */
     content: z
       .string()
       .max(CONTENT_MAX, { message: "must be at most 1 MiB (use source for larger files)" })
@@ -48,7 +51,7 @@ const inputs = z
     fetchAuth: z.strictObject({ username: z.string(), password: z.string() }).optional(),
     /** SHA-256 of the content or source file (the SDK computes it; a refresh that finds other content changes it). */
     contentSha256: Sha256.optional(),
-    /** The content type to store the file with (default: the service's guess from the name). */
+    /** The content type to store the file with (at most 255 characters; default: the service's guess from the name). */
     contentType: z.string().min(1).max(255).optional(),
     /** Delete the file even when it no longer holds what this stack wrote. */
     forceDestroy: z.boolean().optional(),

@@ -34,7 +34,7 @@ const CLEARED = { product: {}, approval: { approved: false } } as const;
 
 const inputs = z
   .strictObject({
-    /** Absolute path of the folder (or file). Changing it replaces the resource. */
+    /** Absolute path of the folder (or file), at most 1024 characters. Changing it replaces the resource. */
     path: WritablePath,
     /** The title of the folder or file at the service (at most 256 characters). */
     title: schemas.Title.optional(),
@@ -150,6 +150,7 @@ export const folderMeta = defineKind({
   replaceOn: ["path"],
   // it sits at its path: when the folder holding it moves, it follows
   location: "path",
+  belongsTo: "path",
   equivalent: { tags: sameSet },
   id: (i) => i.path,
   importing: { identity: (path) => ({ path }) },

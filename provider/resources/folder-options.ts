@@ -29,7 +29,7 @@ const MAX_ROUNDS = 5;
 
 const inputs = z
   .strictObject({
-    /** The folder's absolute path. Changing it replaces the resource. */
+    /** The folder's absolute path (at most 1024 characters). Changing it replaces the resource. */
     path: WritablePath,
     /** Detect 360 spins in the folder. */
     scanSpins: z.boolean().optional(),
@@ -101,6 +101,7 @@ export const folderOptions = defineKind({
   replaceOn: ["path"],
   // it sits at its path: when the folder holding it moves, it follows
   location: "path",
+  belongsTo: "path",
   id: (i) => i.path,
   importing: { identity: (path) => ({ path }) },
   docs: {

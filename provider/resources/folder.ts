@@ -15,8 +15,8 @@ import { mkdirWithParents, treeOf } from "./tree";
 
 const inputs = z.strictObject({
   /**
-   * Absolute path, e.g. `/products/shoes`. Missing parents are created; only this folder is
-   * managed. Changing it moves the folder with everything in it.
+   * Absolute path, e.g. `/products/shoes` (at most 1024 characters). Missing parents are created;
+   * only this folder is managed. Changing it moves the folder with everything in it.
    */
   path: FolderPath,
   /**

@@ -107,6 +107,11 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
    */
   readonly location?: keyof z.output<S> & string;
   /**
+   * The property naming the folder or file the object belongs to, which must exist before it (its
+   * options, meta, points): a "not found" on its create or update names that path as missing.
+   */
+  readonly belongsTo?: keyof z.output<S> & string;
+  /**
    * A change of `location` moves the object, with everything it contains, instead of replacing
    * it: the kind's `update` is handed the old and new location and moves it (a rename). The
    * lifecycle refuses at check a move into the object itself.

@@ -26,9 +26,9 @@ const inRange = (...values: number[]) => values.every((v) => v >= 0 && v <= 1);
 
 const inputs = z
   .strictObject({
-    /** Absolute path of the file. Changing it replaces the point. */
+    /** Absolute path of the file (at most 1024 characters). Changing it replaces the point. */
     path: WritablePath,
-    /** The point's name, unique on its file. Changing it replaces the point. */
+    /** The point's name (at most 256 characters), unique on its file. Changing it replaces the point. */
     name: z
       .string()
       .min(1, { message: "must not be empty" })
@@ -138,6 +138,7 @@ export const pointOfInterest = defineKind({
   replaceOn: ["path", "name"],
   // it sits on its file: when the folder holding it moves, it follows
   location: "path",
+  belongsTo: "path",
   id: (i) => `${i.path}#${i.name}`,
   importing: { identity },
   docs: {

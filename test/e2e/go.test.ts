@@ -4,7 +4,7 @@
 // changed, and destroy.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -89,7 +89,8 @@ describe("examples/go with the real CLI", async () => {
       p = await openProject(toolchain, {
         workDir: "examples/go",
         config: { originPassword: { value: ORIGIN_PASSWORD, secret: true } },
-        env: { PATH: env.PATH, GOTOOLCHAIN: "local" },
+        // Pulumi.yaml names no plugin path: the plugin is found on PATH, as offline users have it
+        env: { PATH: [join(repoRoot, "plugin"), env.PATH].join(delimiter), GOTOOLCHAIN: "local" },
       });
     }
   });
@@ -104,6 +105,27 @@ describe("examples/go with the real CLI", async () => {
     expect(readFileSync(join(example, "go.mod"), "utf8")).toMatch(
       /^replace github\.com\/pulumi-mediahost\/pulumi-mediahost\/sdk\/go => \.\/sdk\/go$/m,
     );
+  });
+
+  it("builds from a copy outside the repository, after the steps main.go gives", async () => {
+    const copy = await mkdtemp(join(tmpdir(), "mediahost-go-copy-"));
+    try {
+      for (const file of ["Pulumi.yaml", "go.mod", "go.sum", "main.go"])
+        await cp(join(example, file), join(copy, file));
+      expect(readFileSync(join(copy, "Pulumi.yaml"), "utf8")).not.toMatch(/\.\.\//);
+      const plugin = join(repoRoot, "plugin/pulumi-resource-mediahost");
+      const gen = await run(
+        "pulumi",
+        ["package", "gen-sdk", plugin, "--language", "go", "--out", "sdk"],
+        copy,
+        env,
+      );
+      expect(gen.code, gen.out).toBe(0);
+      const built = await run(go, ["build", "-o", "/dev/null", "."], copy, env);
+      expect(built.code, built.out).toBe(0);
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
   });
 
   // the module proxy may refuse Pulumi's Go host: provisioning printed the error

@@ -96,14 +96,21 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
       "dist/provider/index.d.ts",
       "dist/tools/drift.js",
       "dist/provider/native/schema.json",
+      "dist/sdk/legacy/index.d.ts",
+      "dist/sdk/legacy/native.d.ts",
       "plugin/pulumi-resource-mediahost",
     ]) {
       expect(paths, must).toContain(must);
     }
     expect(paths.filter((x) => x.includes("emulator"))).toEqual([]);
     expect(paths.filter((x) => x.endsWith(".map"))).toEqual([]);
-    expect(paths.filter((x) => /(^|\/)(test|tests|examples|scripts|node_modules)\//.test(x))).toEqual([]);
-    const outsideDist = files.filter((f) => !f.path.startsWith("dist/"));
+    // the example policy pack, which users run from the installed package, and no other example
+    expect(paths.filter((x) => /(^|\/)(test|tests|examples|scripts|node_modules)\//.test(x)).sort()).toEqual([
+      "examples/policy-pack/PulumiPolicy.yaml",
+      "examples/policy-pack/index.js",
+      "examples/policy-pack/package.json",
+    ]);
+    const outsideDist = files.filter((f) => !f.path.startsWith("dist/") && !f.path.startsWith("examples/"));
     expect(outsideDist.map((f) => f.path).sort()).toEqual([
       "CHANGELOG.md",
       "LICENSE",
@@ -248,6 +255,46 @@ describe("the npm packages, installed from their tarballs into fresh projects", 
       expect(p.emulator.control.state().tree.map((e) => e.path)).not.toContain("/native");
       // found through Pulumi.yaml: nothing was installed into the plugin cache
       expect(p.output.join("\n")).not.toMatch(/downloading|installing plugin/i);
+    } finally {
+      await p.dispose();
+    }
+  });
+
+  it("ships the example policy pack: run from the installed package, it judges a program", async () => {
+    const project = join(dir, "policy-project");
+    await mkdir(project, { recursive: true });
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({ name: "policy-project", private: true, main: "index.js", dependencies }, null, 2),
+    );
+    await writeFile(
+      join(project, "Pulumi.yaml"),
+      "name: policy-user\nruntime: nodejs\nplugins:\n  providers:\n    - name: mediahost\n      path: ./node_modules/pulumi-mediahost/plugin\n",
+    );
+    // a CDN alias without a default profile: the pack's rule cdn-alias-default-profile refuses it
+    await writeFile(
+      join(project, "index.js"),
+      'const mediahost = require("pulumi-mediahost/native");\n' +
+        'new mediahost.Alias("web", { name: "web", prefix: "/", cdn: true });\n',
+    );
+    // the README's steps: the provider, and @pulumi/policy beside it
+    await npmInstall(project, [], toolchain.env);
+    await npmInstall(project, ["--save-dev", "@pulumi/policy@^1.21.0"], toolchain.env);
+    const pack = join(project, "node_modules/pulumi-mediahost/examples/policy-pack");
+    const p = await openProject(toolchain, { workDir: project });
+    try {
+      const refused = await p.stack.preview({ policyPacks: [pack] }).then(
+        () => "",
+        (e: Error) => e.message,
+      );
+      expect(refused).toMatch(/cdn-alias-default-profile/);
+      expect(refused).toContain('Alias web: alias "web" is served through the CDN without a defaultProfile');
+      await writeFile(
+        join(project, "index.js"),
+        'const mediahost = require("pulumi-mediahost/native");\n' +
+          'new mediahost.Alias("web", { name: "web", prefix: "/", cdn: true, defaultProfile: "thumbnail" });\n',
+      );
+      await p.stack.preview({ policyPacks: [pack] });
     } finally {
       await p.dispose();
     }

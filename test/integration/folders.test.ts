@@ -310,3 +310,34 @@ describe("refresh at the cost of the tree", () => {
     expect(h.calls()).toEqual({ token: 1, getAccount: 1, stat: 1 });
   });
 });
+
+describe("a missing folder or file under options, meta and points", () => {
+  const fix =
+    "it must exist first: create it, or declare it in this program (a Folder or File resource, and pass its " +
+    "`path` output here so it is created first)";
+  it.each([
+    ["FolderOptions", { path: "/products", scanSpins: true }, "/products"],
+    ["FolderMeta", { path: "/products", title: "Products" }, "/products"],
+    [
+      "PointOfInterest",
+      { path: "/products/shoe.jpg", name: "logo", x: 0.1, y: 0.1, width: 0.2, height: 0.2 },
+      "/products/shoe.jpg#logo",
+    ],
+  ] as const)("a %s create names the missing path, in one line", async (kind, inputs, resource) => {
+    const failed = await h.create(kind, inputs).then(
+      () => "",
+      (e: Error) => e.message,
+    );
+    expect(failed).toBe(`${kind} ${resource}: ${inputs.path} does not exist in account "demo"; ${fix}`);
+    expect(failed).not.toMatch(/HTTP 404|get\w+ \(/);
+  });
+
+  it("an update after the folder went out of band names it too", async () => {
+    await h.create("Folder", { path: "/went" });
+    const { id, outs } = await h.create("FolderMeta", { path: "/went", title: "Went" });
+    await h.api().ops.deleteFile({ query: { filename: "/went" } });
+    await expect(h.update("FolderMeta", id, outs, { path: "/went", title: "Still" })).rejects.toThrow(
+      `/went does not exist in account "demo"; ${fix}`,
+    );
+  });
+});

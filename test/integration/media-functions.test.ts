@@ -189,7 +189,37 @@ describe("statistics", () => {
       argumentsOf("getHttpStats", dataFunctions.getHttpStats, { from: range.to, to: range.from }),
     ).toThrow("to: must not be before from");
     expect(() => argumentsOf("getHttpStats", dataFunctions.getHttpStats, { from: "yesterday" })).toThrow(
-      "from: must be an ISO 8601 date-time",
+      "from: must be an ISO 8601 date-time or a date (YYYY-MM-DD)",
+    );
+  });
+
+  it("takes a date alone, as the service's Magento extension sends it: the start (from) or end (to) of that day, UTC", async () => {
+    await putFile(h.api(), "/st/a.txt", "hello");
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const args = argumentsOf("getHttpStats", dataFunctions.getHttpStats, { from: yesterday, to: today });
+    expect(args).toEqual({ from: `${yesterday}T00:00:00.000`, to: `${today}T23:59:59.999` });
+    h.mark();
+    const http = (await dataFunctions.getHttpStats.run(client(), args as never)) as {
+      days: { day: string }[];
+    };
+    // both whole days: the end of today is not before the start of yesterday
+    expect(http.days.map((d) => d.day)).toEqual([`${yesterday}T00:00:00.000Z`, `${today}T00:00:00.000Z`]);
+    // the service is sent a form docs/api.md#statistics documents, never the date alone
+    const sent = h.emulator.control.requests().requests.filter((r) => r.operation === "getHttpStats");
+    expect(sent.at(-1)?.query).toBe(`from=${yesterday}T00%3A00%3A00.000&to=${today}T23%3A59%3A59.999`);
+    // one day: from and to the same date
+    expect(argumentsOf("getStorageStats", dataFunctions.getStorageStats, { from: today, to: today })).toEqual(
+      {
+        from: `${today}T00:00:00.000`,
+        to: `${today}T23:59:59.999`,
+      },
+    );
+    expect(() =>
+      argumentsOf("getHttpStats", dataFunctions.getHttpStats, { from: today, to: yesterday }),
+    ).toThrow("to: must not be before from");
+    expect(() => argumentsOf("getHttpStats", dataFunctions.getHttpStats, { from: "2026-13-01" })).toThrow(
+      "from: must be an ISO 8601 date-time or a date (YYYY-MM-DD)",
     );
   });
 });

@@ -2,7 +2,7 @@
 // configuration is judged at preview, key by key, before anything runs.
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/diff";
-import { configFailures } from "../../provider/native/server";
+import { configFailures, engineFailure } from "../../provider/native/server";
 
 const good = { baseUrl: "https://api.example.com", clientId: "id", clientSecret: "s3cr3t-value" };
 
@@ -44,5 +44,26 @@ describe("the native provider's configuration check", () => {
   it("leaves values still unknown at preview to Configure", () => {
     expect(configFailures({ ...good, baseUrl: UNKNOWN })).toEqual([]);
     expect(configFailures({ baseUrl: UNKNOWN, clientId: UNKNOWN, clientSecret: UNKNOWN })).toEqual([]);
+  });
+});
+
+describe("the native provider's check failures, as the engine shows them", () => {
+  it("keeps a top-level property, whose value the CLI prints beside it", () => {
+    const f = { property: "title", reason: "must be at most 256 characters" };
+    expect(engineFailure(f, { path: "/p", title: "x".repeat(300) })).toEqual(f);
+  });
+
+  it("moves a nested path into the reason, where the CLI would print {<nil>} for its value", () => {
+    const news = { path: "/p", product: { id: "x".repeat(300) } };
+    expect(engineFailure({ property: "product.id", reason: "must be at most 256 characters" }, news)).toEqual(
+      {
+        property: "",
+        reason: "product.id: must be at most 256 characters",
+      },
+    );
+    expect(engineFailure({ property: "(inputs)", reason: "set at least one of title" }, news)).toEqual({
+      property: "",
+      reason: "set at least one of title",
+    });
   });
 });
