@@ -268,9 +268,21 @@ export function readAnswer(
   json: unknown,
 ): { ok: true; value: unknown } | { ok: false; issues: string } {
   const parsed = (reads[name] as z.ZodType).safeParse(json);
-  if (parsed.success) return { ok: true, value: parsed.data };
+  if (parsed.success) return { ok: true, value: withoutAbsent(parsed.data) };
   const issues = parsed.error.issues
     .map((i: z.core.$ZodIssue) => `${i.path.join(".") || "(body)"}: ${i.message}`)
     .join("; ");
   return { ok: false, issues };
+}
+
+/**
+ * `value` without the keys that read as absent: a field `null` or of another type leaves its key
+ * behind with nothing in it, which no answer of JSON holds (and a protobuf Struct refuses).
+ */
+function withoutAbsent(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutAbsent);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = withoutAbsent(v);
+  return out;
 }

@@ -368,6 +368,21 @@ describe("what the client reads of every answer", () => {
     expect((page as { value: { continuation?: string } }).value.continuation).toBeUndefined();
   });
 
+  it("leaves no key behind for a field read as absent (a protobuf Struct takes no undefined)", () => {
+    const read = readAnswer("search", {
+      hits: [
+        { _source: { filename: "/a.jpg", meta: { width: null, height: null, duration: null, format: 1 } } },
+      ],
+      total: 1,
+      scrollId: null,
+    });
+    // strict: a key left with `undefined` in it would not be equal
+    expect(read).toStrictEqual({
+      ok: true,
+      value: { hits: [{ _source: { filename: "/a.jpg", meta: {} } }], total: 1 },
+    });
+  });
+
   it("fails naming the operation's field and what came instead", () => {
     expect(readAnswer("stat", { isDirectory: false, size: "big" })).toEqual({
       ok: false,
