@@ -4,11 +4,12 @@
 // an s3:// URL, as it reaches AWS S3 or any S3-compatible store a team shares. Used by the e2e tests
 // (test/e2e/helpers/objectstore.ts) and scripts/bench-fleet.ts.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { createHash, createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { sign, signedUrl, unescapeXml } from "../tools/lib/sigv4";
 
 // scripts/ from source (tests), dist/scripts/ when built
 const repoRoot = resolve(__dirname, basename(dirname(__dirname)) === "dist" ? "../.." : "..");
@@ -111,7 +112,7 @@ export async function startObjectStore(binary: string): Promise<RunningObjectSto
   const s3 = (method: string, path: string, query: Record<string, string> = {}, body?: string) =>
     fetch(signedUrl(endpoint, path, query), {
       method,
-      headers: sign(method, endpoint, path, query, access, secret),
+      headers: sign(method, endpoint, path, query, { access, secret, region: REGION }, "UNSIGNED-PAYLOAD"),
       ...(body === undefined ? {} : { body }),
     });
   const running: RunningObjectStore = {
@@ -162,67 +163,4 @@ export async function startObjectStore(binary: string): Promise<RunningObjectSto
     },
   };
   return running;
-}
-
-const unescapeXml = (s: string) =>
-  s.replace(/&(lt|gt|amp|quot|#34|#39|apos);/g, (_, e: string) =>
-    e === "lt" ? "<" : e === "gt" ? ">" : e === "amp" ? "&" : e === "quot" || e === "#34" ? '"' : "'",
-  );
-
-// RFC 3986 encoding, as SigV4 wants it
-const encode = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const encodePath = (path: string) => path.split("/").map(encode).join("/");
-const canonicalQuery = (query: Record<string, string>) =>
-  Object.keys(query)
-    .sort()
-    .map((k) => `${encode(k)}=${encode(query[k] ?? "")}`)
-    .join("&");
-
-function signedUrl(endpoint: string, path: string, query: Record<string, string>): string {
-  const q = canonicalQuery(query);
-  return `${endpoint}${encodePath(path)}${q ? `?${q}` : ""}`;
-}
-
-/** AWS Signature Version 4 headers of a request, its body unsigned (UNSIGNED-PAYLOAD, over loopback). */
-function sign(
-  method: string,
-  endpoint: string,
-  path: string,
-  query: Record<string, string>,
-  access: string,
-  secret: string,
-): Record<string, string> {
-  const amzDate = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
-  const day = amzDate.slice(0, 8);
-  const headers: Record<string, string> = {
-    host: new URL(endpoint).host,
-    "x-amz-content-sha256": "UNSIGNED-PAYLOAD",
-    "x-amz-date": amzDate,
-  };
-  const names = Object.keys(headers).sort();
-  const canonical = [
-    method,
-    encodePath(path),
-    canonicalQuery(query),
-    ...names.map((n) => `${n}:${headers[n]}`),
-    "",
-    names.join(";"),
-    "UNSIGNED-PAYLOAD",
-  ].join("\n");
-  const scope = `${day}/${REGION}/s3/aws4_request`;
-  const toSign = [
-    "AWS4-HMAC-SHA256",
-    amzDate,
-    scope,
-    createHash("sha256").update(canonical).digest("hex"),
-  ].join("\n");
-  const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
-  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), REGION), "s3"), "aws4_request");
-  const signature = createHmac("sha256", key).update(toSign).digest("hex");
-  const { host: _, ...rest } = headers;
-  return {
-    ...rest,
-    authorization: `AWS4-HMAC-SHA256 Credential=${access}/${scope}, SignedHeaders=${names.join(";")}, Signature=${signature}`,
-  };
 }

@@ -3,10 +3,10 @@
 // with AWS Signature Version 4 and the credentials of the environment (AWS_ACCESS_KEY_ID,
 // AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), at the URL's `endpoint` (path style with
 // `s3ForcePathStyle=true`) or AWS's own. Other backends are not read: undefined.
-import { createHash, createHmac } from "node:crypto";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileBackendDir } from "./file-backend";
+import { sign, signedUrl, unescapeXml } from "./sigv4";
 
 export interface DiyStore {
   /** The keys under `prefix` (relative to the backend's root). */
@@ -65,8 +65,7 @@ function bucket(url: URL, env: NodeJS.ProcessEnv): DiyStore | undefined {
       token: env.AWS_SESSION_TOKEN,
       region,
     });
-    const q = canonicalQuery(query);
-    return fetch(`${origin}${encodePath(path)}${q ? `?${q}` : ""}`, { method, headers });
+    return fetch(signedUrl(origin, path, query), { method, headers });
   };
   return {
     async list(prefix) {
@@ -97,63 +96,5 @@ function bucket(url: URL, env: NodeJS.ProcessEnv): DiyStore | undefined {
       if (!res.ok && res.status !== 404)
         throw new Error(`deleting ${full(key)} in bucket ${name}: HTTP ${res.status}`);
     },
-  };
-}
-
-const unescapeXml = (s: string) =>
-  s.replace(/&(lt|gt|amp|quot|#34|#39|apos);/g, (_, e: string) =>
-    e === "lt" ? "<" : e === "gt" ? ">" : e === "amp" ? "&" : e === "quot" || e === "#34" ? '"' : "'",
-  );
-// RFC 3986 encoding, as SigV4 wants it
-const encode = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const encodePath = (path: string) => path.split("/").map(encode).join("/");
-const canonicalQuery = (query: Record<string, string>) =>
-  Object.keys(query)
-    .sort()
-    .map((k) => `${encode(k)}=${encode(query[k] ?? "")}`)
-    .join("&");
-
-/** AWS Signature Version 4 headers of a bodiless request. */
-function sign(
-  method: string,
-  origin: string,
-  path: string,
-  query: Record<string, string>,
-  keys: { access: string; secret: string; token?: string; region: string },
-): Record<string, string> {
-  const amzDate = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
-  const day = amzDate.slice(0, 8);
-  const empty = createHash("sha256").update("").digest("hex");
-  const headers: Record<string, string> = {
-    host: new URL(origin).host,
-    "x-amz-content-sha256": empty,
-    "x-amz-date": amzDate,
-    ...(keys.token ? { "x-amz-security-token": keys.token } : {}),
-  };
-  const names = Object.keys(headers).sort();
-  const canonical = [
-    method,
-    encodePath(path),
-    canonicalQuery(query),
-    ...names.map((n) => `${n}:${headers[n]}`),
-    "",
-    names.join(";"),
-    empty,
-  ].join("\n");
-  const scope = `${day}/${keys.region}/s3/aws4_request`;
-  const toSign = [
-    "AWS4-HMAC-SHA256",
-    amzDate,
-    scope,
-    createHash("sha256").update(canonical).digest("hex"),
-  ].join("\n");
-  const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
-  const key = hmac(hmac(hmac(hmac(`AWS4${keys.secret}`, day), keys.region), "s3"), "aws4_request");
-  const signature = createHmac("sha256", key).update(toSign).digest("hex");
-  const { host: _, ...rest } = headers;
-  return {
-    ...rest,
-    authorization: `AWS4-HMAC-SHA256 Credential=${keys.access}/${scope}, SignedHeaders=${names.join(";")}, Signature=${signature}`,
   };
 }
