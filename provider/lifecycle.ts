@@ -185,7 +185,7 @@ export class Lifecycle {
       const live = await orGone(kind.read(kindContext(ctx, alias), olds as never, "all"));
       if (!live) return undefined;
       // an object that stays the account's is taken in as adopted: a delete leaves it in place
-      const kept = kind.importing.accounts?.(inputs) ? { __adopted: {} } : {};
+      const kept = kind.importing.accountOwned?.(inputs) ? { __adopted: {} } : {};
       const outs = { ...olds, ...live, ...kept };
       return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
     });

@@ -266,7 +266,7 @@ export const file = defineKind({
     identity: (path) => ({ path }),
     reimports: (i) => i.content !== undefined,
     // an image profile is the account's (docs/api.md#files-and-folders): a destroy leaves it
-    accounts: (i) => i.path !== undefined && systemFolderOf(i.path) === "/Profiles",
+    accountOwned: (i) => i.path !== undefined && systemFolderOf(i.path) === "/Profiles",
   },
   secretInputs: ["fetchAuth"],
   // the hash and size of inline content would give a short secret away: secret whenever it is given

@@ -136,14 +136,14 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
    * "all" and manages what that read found. `reimports` says whether importing the object gives
    * back a resource declared with `inputs` (a File from `source` is not: an import declares inline
    * `content`, and refuses a file that is not text); mediahost-recover takes in the others through
-   * the stack journal. Absent: it always does. `accounts` says the object stays the account's
+   * the stack journal. Absent: it always does. `accountOwned` says the object stays the account's
    * (an image profile in /Profiles): imported as adopted, it is left in place on delete.
    */
   readonly importing:
     | {
         identity(id: string): Partial<z.output<S>>;
         reimports?(inputs: Record<string, unknown>): boolean;
-        accounts?(inputs: Partial<z.output<S>>): boolean;
+        accountOwned?(inputs: Partial<z.output<S>>): boolean;
       }
     | { refused: string };
   /**
