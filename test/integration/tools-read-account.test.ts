@@ -5,16 +5,22 @@ import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
 import { readAccount } from "../../tools/lib/read-account";
 
+/** An emulator of its own, and a client of its default account. */
+async function emulatorWithClient(): Promise<{ emulator: RunningEmulator; client: MediahostClient }> {
+  const emulator = await startEmulator({ log: () => {} });
+  const client = new MediahostClient({
+    baseUrl: emulator.url,
+    clientId: "demo-client",
+    clientSecret: "demo-secret",
+  });
+  return { emulator, client };
+}
+
 describe("readAccount", () => {
   let emulator: RunningEmulator;
   let client: MediahostClient;
   beforeAll(async () => {
-    emulator = await startEmulator({ log: () => {} });
-    client = new MediahostClient({
-      baseUrl: emulator.url,
-      clientId: "demo-client",
-      clientSecret: "demo-secret",
-    });
+    ({ emulator, client } = await emulatorWithClient());
     await client.ops.mkdir({ query: { dirname: "/many" } });
     for (let i = 0; i < 130; i++)
       await client.ops.mkdir({ query: { dirname: `/many/f${String(i).padStart(3, "0")}` } });
@@ -134,12 +140,7 @@ describe("readAccount and the account's system folders", () => {
   let emulator: RunningEmulator;
   let client: MediahostClient;
   beforeAll(async () => {
-    emulator = await startEmulator({ log: () => {} });
-    client = new MediahostClient({
-      baseUrl: emulator.url,
-      clientId: "demo-client",
-      clientSecret: "demo-secret",
-    });
+    ({ emulator, client } = await emulatorWithClient());
     // what a real account holds (docs/api.md#files-and-folders), whether or not the emulator seeds it
     for (const dirname of ["/.Trash", "/.processed", "/.well-known", "/Shared", "/Profiles", "/media"])
       await client.ops.mkdir({ query: { dirname } }).catch((err: { isConflictExists?: boolean }) => {
