@@ -5,30 +5,7 @@
 // sends those compilers here; the JavaScript they run is the same.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-
-type Prop = {
-  type?: string;
-  $ref?: string;
-  items?: Prop;
-  additionalProperties?: Prop;
-  description?: string;
-  properties?: Record<string, Prop>;
-  required?: string[];
-};
-type Resource = {
-  description?: string;
-  properties: Record<string, Prop>;
-  required?: string[];
-  inputProperties: Record<string, Prop>;
-  requiredInputs?: string[];
-};
-type Fn = { description?: string; inputs?: Prop; outputs: Prop };
-type Schema = {
-  provider: { inputProperties: Record<string, Prop> };
-  resources: Record<string, Resource>;
-  functions: Record<string, Fn>;
-  types: Record<string, Prop>;
-};
+import type { SchemaProp as Prop, SchemaShape as Schema } from "./schema-shapes";
 
 const dist = join(__dirname, "..");
 const schema = JSON.parse(readFileSync(join(dist, "provider/native/schema.json"), "utf8")) as Schema;

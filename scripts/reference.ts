@@ -3,30 +3,14 @@
 // its examples, its inputs and outputs (and the object types they use), and its import section.
 // `npm run docs` writes them; test/unit/one-source.test.ts fails while a page and the schema differ.
 import { packageSchema } from "./schema";
+import type {
+  SchemaFunction as Fn,
+  SchemaProp as ObjectType,
+  SchemaProp as Prop,
+  SchemaResource as Resource,
+} from "./schema-shapes";
 
 export const REFERENCE_DIR = "docs/reference";
-
-type Prop = {
-  type?: string;
-  $ref?: string;
-  items?: Prop;
-  additionalProperties?: Prop;
-  description?: string;
-  secret?: boolean;
-};
-type ObjectType = { description?: string; properties?: Record<string, Prop>; required?: string[] };
-type Resource = {
-  description: string;
-  properties: Record<string, Prop>;
-  required?: string[];
-  inputProperties: Record<string, Prop>;
-  requiredInputs?: string[];
-};
-type Fn = {
-  description: string;
-  inputs?: { properties?: Record<string, Prop>; required?: string[] };
-  outputs?: { properties?: Record<string, Prop>; required?: string[] };
-};
 
 const PREFIX = "mediahost:index:";
 const short = (token: string) => token.slice(PREFIX.length);
