@@ -7,13 +7,11 @@
 // every object is in the state once, and `destroy` leaves the account as it was before the stack.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ObjectStoreBackend, objectStoreForTests, type RunningObjectStore } from "./helpers/objectstore";
 import { killWithPlugins, onApplied } from "./helpers/processes";
 import { openProject, type Project } from "./helpers/project";
-import { freshRunner, type Runner } from "./helpers/runner";
+import { committedStackConfig, freshRunner, type Runner } from "./helpers/runner";
 import { toolchainForTests } from "./helpers/toolchain";
 
 const PROGRAM = "test/e2e/programs/runs";
@@ -45,12 +43,7 @@ describe("overlapping jobs on an S3 object store: A killed holding the lock, B's
   const prefix = `overlap-${randomBytes(3).toString("hex")}`;
 
   const runner = async () => {
-    const committed = {
-      [`Pulumi.${p.stack.name}.yaml`]: readFileSync(
-        join(p.stack.workspace.workDir, `Pulumi.${p.stack.name}.yaml`),
-        "utf8",
-      ),
-    };
+    const committed = committedStackConfig(p.stack);
     const r = await freshRunner(toolchain, PROGRAM, await backend.runner(), committed);
     runners.push(r);
     return r;

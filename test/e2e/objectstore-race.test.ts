@@ -5,12 +5,10 @@
 // account and the state agree. A runner that fails says in one line what to do. The test prints how
 // often both went ahead.
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ObjectStoreBackend, objectStoreForTests, type RunningObjectStore } from "./helpers/objectstore";
 import { openProject, type Project } from "./helpers/project";
-import { freshRunner, type Run, type Runner } from "./helpers/runner";
+import { committedStackConfig, freshRunner, type Run, type Runner } from "./helpers/runner";
 import { toolchainForTests } from "./helpers/toolchain";
 
 const PROGRAM = "test/e2e/programs/runs";
@@ -36,12 +34,7 @@ describe("two runners start up of one stack at the same moment, on an S3 object 
   const runners: Runner[] = [];
   const prefix = `race-${randomBytes(3).toString("hex")}`;
   const runner = async () => {
-    const committed = {
-      [`Pulumi.${p.stack.name}.yaml`]: readFileSync(
-        join(p.stack.workspace.workDir, `Pulumi.${p.stack.name}.yaml`),
-        "utf8",
-      ),
-    };
+    const committed = committedStackConfig(p.stack);
     const r = await freshRunner(toolchain, PROGRAM, await backend.runner(), committed);
     runners.push(r);
     return r;

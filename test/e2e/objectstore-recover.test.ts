@@ -4,7 +4,6 @@
 // nothing made twice and nothing left over. Both faces: the dynamic provider and the native plugin.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +15,7 @@ import {
 } from "./helpers/objectstore";
 import { killWithPlugins, onApplied } from "./helpers/processes";
 import { openProject, type Project, plaintextLocations } from "./helpers/project";
-import { freshRunner, type Runner } from "./helpers/runner";
+import { committedStackConfig, freshRunner, type Runner } from "./helpers/runner";
 import { toolchainForTests } from "./helpers/toolchain";
 
 interface SavedState {
@@ -91,12 +90,7 @@ for (const face of FACES) {
     const checkout = join(tmpdir(), `mediahost-ci-${prefix}`);
     /** A fresh runner: a checkout holding the committed stack config, a new PULUMI_HOME. */
     const runner = async () => {
-      const committed = {
-        [`Pulumi.${p.stack.name}.yaml`]: readFileSync(
-          join(p.stack.workspace.workDir, `Pulumi.${p.stack.name}.yaml`),
-          "utf8",
-        ),
-      };
+      const committed = committedStackConfig(p.stack);
       const r = await freshRunner(
         toolchain,
         face.program,

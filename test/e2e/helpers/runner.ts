@@ -3,6 +3,7 @@
 // them), a fresh PULUMI_HOME, and the shared state backend. Commands run as a CI script runs them:
 // the real `pulumi` CLI and the package's tools as processes, each in its own process group.
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
@@ -28,6 +29,15 @@ export interface Runner {
   /** The stack config file as this runner has it (to commit it for the next runners). */
   stackConfig(stack: string): Promise<string>;
   dispose(): Promise<void>;
+}
+
+/** The stack's config file as the repository commits it: what a fresh runner's checkout holds. */
+export function committedStackConfig(stack: {
+  name: string;
+  workspace: { workDir: string };
+}): Record<string, string> {
+  const file = `Pulumi.${stack.name}.yaml`;
+  return { [file]: readFileSync(join(stack.workspace.workDir, file), "utf8") };
 }
 
 /**
