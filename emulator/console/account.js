@@ -2,7 +2,7 @@
 // sub-accounts and the rate-limit counters.
 
 import { change, hand, ui } from "./api.js";
-import { $, deleteButton, facts, h, row, shown, when } from "./dom.js";
+import { $, deleteButton, facts, h, redraw, row, shown, when } from "./dom.js";
 import { field, form, input } from "./forms.js";
 
 /** Builds the panel's forms into their places in the page and listens to its controls. */
@@ -77,7 +77,8 @@ export function renderAccount() {
   }
   facts($("fetching"), rows);
 
-  $("aliases").tBodies[0].replaceChildren(
+  redraw(
+    $("aliases").tBodies[0],
     ...Object.entries(a.aliases ?? {})
       .sort(([x], [y]) => x.localeCompare(y))
       .map(([name, e]) =>
@@ -96,7 +97,8 @@ export function renderAccount() {
       ),
   );
 
-  $("subaccounts").replaceChildren(
+  redraw(
+    $("subaccounts"),
     ...(ui.data.subAccounts.length === 0
       ? [h("li", null, h("span", { className: "masked" }, "none"))]
       : ui.data.subAccounts.map((alias) =>

@@ -74,9 +74,12 @@ export async function change(what, fn) {
   say(`${what}…`);
   try {
     await fn();
-    say(`${what}: done`, "good");
   } catch (err) {
     fail(err);
+    await refresh();
+    return;
   }
+  // "done" once the page shows the change: a refresh that lands later would redraw under the user
   await refresh();
+  say(`${what}: done`, "good");
 }

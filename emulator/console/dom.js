@@ -20,6 +20,19 @@ export function h(tag, props, ...children) {
   return el;
 }
 
+/**
+ * Replaces a container's children, keeping the keyboard focus on the control of the same name:
+ * the periodic redraw must not drop a keyboard user's place.
+ */
+export function redraw(container, ...children) {
+  const focused = document.activeElement;
+  const name = container.contains(focused) ? focused.getAttribute("aria-label") : null;
+  container.replaceChildren(...children);
+  if (name === null) return;
+  for (const el of container.querySelectorAll("[aria-label]"))
+    if (el.getAttribute("aria-label") === name) return el.focus();
+}
+
 /** A value as shown: masked secrets and empty values say so. */
 export function shown(value) {
   if (value === MASK) return h("span", { className: "masked" }, "hidden (set)");

@@ -2,7 +2,7 @@
 // and what can be done to it (create a folder, upload, rename, delete).
 
 import { change, hand, say, ui } from "./api.js";
-import { $, bytes, deleteButton, facts, h, when } from "./dom.js";
+import { $, bytes, deleteButton, facts, h, redraw, when } from "./dom.js";
 import { field, form, input } from "./forms.js";
 
 function treeOf(entries) {
@@ -40,7 +40,7 @@ export function renderFiles() {
       ),
       node.children.length ? h("ul", null, node.children.map(item)) : null,
     );
-  $("tree").replaceChildren(item(root));
+  redraw($("tree"), item(root));
   renderDetails(byPath.get(ui.selected));
 }
 

@@ -152,6 +152,20 @@ describe("the emulator's web console in Chromium", async () => {
     expect(details).toMatch(/Type\s+application\/json/);
   });
 
+  it("keeps the keyboard's place when someone else's write redraws the page", async () => {
+    await page.getByRole("link", { name: "Account" }).click();
+    await page.getByRole("button", { name: "Edit alias thumbs" }).focus();
+    await page.evaluate("window.focusedBefore = document.activeElement");
+    // a write from outside the page (the same title again: nothing drifts) makes the page redraw
+    const meta = await p.api.ops.getMeta({ query: { filename: "/products/shoes" } });
+    await p.api.ops.setMeta({ query: { filename: "/products/shoes" }, body: { title: meta.title } });
+    await expect.poll(() => page.evaluate("window.focusedBefore.isConnected")).toBe(false);
+    expect(await page.evaluate("document.activeElement.getAttribute('aria-label')")).toBe(
+      "Edit alias thumbs",
+    );
+    await page.getByRole("link", { name: "Files" }).click();
+  });
+
   it("changes a folder's title and an alias by hand; mediahost-drift reports exactly those", async () => {
     // the folder's title, with the mouse
     await page.getByRole("button", { name: "Folder /products/shoes" }).click();
