@@ -8,11 +8,12 @@
 // concurrency, stacks of one account taking turns (tools/lib/fleet.ts). Prints one report
 // (table, JSON, JUnit XML or Markdown) on stdout, progress on stderr. Exit 0: no drift; 2: drift
 // in any stack; 1: an error in any stack (the others are still reported).
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type EngineEvent, LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { describeBackend } from "./lib/backend";
+import { type Counter, checkedOf } from "./lib/budget";
 import {
   displayName,
   driftOfStep,
@@ -21,14 +22,24 @@ import {
   type ResourceDrift,
   type StepMetadata,
 } from "./lib/diff";
-import { accountKeys, parseShard, runFleet, shardOf } from "./lib/fleet";
+import { accountsOf, type NamedAccount, parseShard, runFleet, shardOf } from "./lib/fleet";
+import { AccountBudgets, planStack } from "./lib/paced-check";
 import { cliError, locatePulumi, pathWith, pulumiRoot } from "./lib/pulumi-cli";
-import { exitCode, FORMATS, type Format, render, type StackReport, summarize } from "./lib/reports";
+import {
+  type CounterSpend,
+  exitCode,
+  FORMATS,
+  type Format,
+  render,
+  type StackReport,
+  summarize,
+} from "./lib/reports";
 import { runMain } from "./lib/run";
 
 const USAGE = `Usage: mediahost-drift [--stack NAME ...] [--all-stacks] [--cwd DIR] [--backend-url URL]
                        [--format table|json|junit|markdown] [--report FORMAT=FILE ...] [--concurrency N]
-                       [--shard K/N] [--pulumi PATH] [--run-program]
+                       [--shard K/N] [--budget PERCENT] [--resume FILE] [--pulumi PATH]
+                       [--run-program]
 
 Runs a refresh preview of Pulumi stacks (nothing is changed) and reports every property whose
 value in the account differs from the stack's state, and every resource gone from the account.
@@ -45,13 +56,24 @@ value in the account differs from the stack's state, and every resource gone fro
   --concurrency N     stacks checked at once (default 4); stacks of one account take turns
   --shard K/N         check only shard K of N of the stacks (every N-th by name, from the K-th), so
                       that N CI runners split a fleet: run one job per K with the same N
+  --budget PERCENT    spend at most this share of each rate-limit counter's hourly limit on each
+                      account (a fleet's stacks share it): the resources that fit are checked,
+                      the rest left for the next run (exit 3 when that part has no drift)
+  --resume FILE       where the resources a --budget left are kept: the next run with the same
+                      FILE checks them first
   --pulumi PATH       the pulumi CLI (default: pulumi on PATH, then $PULUMI_HOME/bin, then ~/.pulumi/bin)
   --run-program       run the program first, so that the provider uses the stack's current config
                       (e.g. rotated credentials); by default, as \`pulumi refresh\` does, it uses the
                       provider configuration recorded in the state at the last update
 
+Before each stack, the account's rate-limit counters are read and the refresh's calls counted
+from the state: a check that does not fit what is left is not started (one line says what it
+needs, what is left and when the counter frees up), and every report shows the calls each
+counter spent and their share of the hour.
+
 The stacks' secrets provider needs what it always needs (e.g. PULUMI_CONFIG_PASSPHRASE).
-Exit status: 0 no drift, 2 drift found in any stack, 1 an error in any stack.`;
+Exit status: 0 no drift, 2 drift found in any stack, 1 an error in any stack, 3 no drift in what
+a --budget let be checked, with resources left for the next run.`;
 
 /** One line per distinct message, naming the resources it came from. */
 function summarizeErrors(errors: { resource?: string; kind?: string; text: string }[]): string {
@@ -75,12 +97,44 @@ function summarizeErrors(errors: { resource?: string; kind?: string; text: strin
     .join("\n");
 }
 
+/** What earlier runs left unchecked, by stack (the --resume file; none yet: nothing). */
+function readResume(file: string): Record<string, string[]> {
+  if (!existsSync(file)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as { left?: Record<string, string[]> };
+    return parsed.left ?? {};
+  } catch (err) {
+    throw new Error(`--resume ${file}: not a file this tool wrote (${(err as Error).message})`);
+  }
+}
+
+function writeResume(file: string, left: Record<string, string[]>): void {
+  const kept = Object.fromEntries(Object.entries(left).filter(([, urns]) => urns.length > 0));
+  writeFileSync(file, `${JSON.stringify({ left: kept }, null, 2)}\n`);
+}
+
 const progress = (line: string) => process.stderr.write(`mediahost-drift: ${line}\n`);
+
+/** What paces a stack's check: the run's budgets, the stack's accounts, what the last run left. */
+interface Pacing {
+  budgets: AccountBudgets;
+  accounts: Map<string, NamedAccount>;
+  leftBefore: ReadonlySet<string>;
+  /** Receives the URNs this check leaves for the next run. */
+  leave(urns: string[]): void;
+}
+
+/** `Folder photos` from a URN. */
+function displayOfUrn(urn: string): string {
+  const type = urn.split("::")[2]?.split("$").pop() ?? "";
+  return displayName({ type, name: nameOfUrn(urn) });
+}
 
 /** The refresh preview of one stack, as a report (an error is part of the report, not thrown). */
 async function checkStack(
   stack: Stack,
   runProgram: boolean,
+  pacing: Pacing,
   say: (line: string) => void,
 ): Promise<StackReport> {
   const started = Date.now();
@@ -110,6 +164,7 @@ async function checkStack(
     }
     if (names.length % 100 === 0) say(`  ${names.length} resources checked`);
   };
+  let extra: Partial<StackReport> = {};
   const report = (error?: string): StackReport => {
     drifts.sort((a, b) => a.urn.localeCompare(b.urn));
     return {
@@ -120,17 +175,69 @@ async function checkStack(
       names,
       ...(error ? { error } : {}),
       seconds: (Date.now() - started) / 1000,
+      ...extra,
     };
   };
+  let plan: Awaited<ReturnType<typeof planStack>>;
   try {
-    await stack.previewRefresh({ onEvent, runProgram: runProgram ? true : undefined });
+    const { deployment } = await stack.exportStack();
+    plan = await planStack(
+      checkedOf(deployment?.resources ?? []),
+      pacing.accounts,
+      pacing.budgets,
+      pacing.leftBefore,
+    );
   } catch (err) {
-    const cause = errors.length ? summarizeErrors(errors) : `  ${cliError(err)}`;
-    say("the refresh preview failed");
-    return report(`the refresh preview failed:\n${cause}`);
+    return report(`the check could not be planned: ${cliError(err)}`);
   }
+  say(plan.line);
+  pacing.leave(plan.left);
+  if (plan.left.length)
+    extra = {
+      left: plan.left.map(displayOfUrn),
+      ...(plan.resumeAfter ? { resumeAfter: plan.resumeAfter } : {}),
+    };
+  if (plan.refusal) return report(plan.refusal);
+  let failure: string | undefined;
+  if (plan.targets?.length !== 0) {
+    try {
+      await stack.previewRefresh({
+        onEvent,
+        runProgram: runProgram ? true : undefined,
+        target: plan.targets,
+      });
+    } catch (err) {
+      const cause = errors.length ? summarizeErrors(errors) : `  ${cliError(err)}`;
+      say("the refresh preview failed");
+      failure = `the refresh preview failed:\n${cause}`;
+    }
+  }
+  extra = { ...extra, calls: await spentBy(plan.before, pacing, say) };
+  if (failure) return report(failure);
   say(`${names.length} resources checked, ${drifts.length} drifted`);
   return report();
+}
+
+/** The calls counted on each account since `before`, summed by counter over the stack's accounts. */
+async function spentBy(
+  before: Map<string, Record<string, Counter>>,
+  pacing: Pacing,
+  say: (line: string) => void,
+): Promise<Record<string, CounterSpend>> {
+  const total: Record<string, CounterSpend> = {};
+  const byKey = new Map([...pacing.accounts.values()].map((a) => [a.key, a]));
+  for (const [key, counters] of before) {
+    const account = byKey.get(key);
+    if (!account) continue;
+    try {
+      const spent = pacing.budgets.record(key, counters, await pacing.budgets.counters(account));
+      for (const [name, c] of Object.entries(spent))
+        total[name] = { calls: (total[name]?.calls ?? 0) + c.calls, limit: c.limit };
+    } catch (err) {
+      say(`warning: the calls the check spent could not be read: ${cliError(err)}`);
+    }
+  }
+  return total;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -146,6 +253,8 @@ async function main(argv: string[]): Promise<number> {
       json: { type: "boolean" },
       concurrency: { type: "string" },
       shard: { type: "string" },
+      budget: { type: "string" },
+      resume: { type: "string" },
       pulumi: { type: "string" },
       "run-program": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -172,6 +281,11 @@ async function main(argv: string[]): Promise<number> {
     throw new Error(`--concurrency must be a whole number >= 1`);
   if (values["all-stacks"] && values.stack) throw new Error("give --stack or --all-stacks, not both");
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const share = values.budget === undefined ? undefined : Number(values.budget);
+  if (share !== undefined && !(share > 0 && share <= 100))
+    throw new Error(`--budget must be a percent above 0 and at most 100, got "${values.budget}"`);
+  const resume = values.resume === undefined ? undefined : resolve(values.resume);
+  const leftBefore = resume ? readResume(resume) : {};
 
   const workDir = resolve(values.cwd ?? ".");
   const cli = locatePulumi(values.pulumi);
@@ -236,7 +350,8 @@ async function main(argv: string[]): Promise<number> {
           const config = Object.fromEntries(
             Object.entries(await stack.getAllConfig()).map(([k, v]) => [k, v.value]),
           );
-          return { name, stack, keys: accountKeys(config, process.env) };
+          const accounts = accountsOf(config, process.env);
+          return { name, stack, accounts, keys: [...new Set([...accounts.values()].map((a) => a.key))] };
         } catch (err) {
           return { name, error: `its configuration could not be read: ${cliError(err)}` };
         }
@@ -244,6 +359,8 @@ async function main(argv: string[]): Promise<number> {
     })),
     concurrency,
   );
+  const budgets = new AccountBudgets(share, shard?.n);
+  const leftNow: Record<string, string[]> = {};
   const tasks = stacks.map((s) => {
     const say = (line: string) => progress(fleet ? `[${s.name}] ${line}` : line);
     if (!s.stack) {
@@ -255,11 +372,26 @@ async function main(argv: string[]): Promise<number> {
       keys: s.keys,
       run: () => {
         say(`refresh preview of stack ${s.name} on ${where} (nothing is changed)`);
-        return checkStack(stack, !!values["run-program"], say);
+        const pacing = {
+          budgets,
+          accounts: s.accounts,
+          leftBefore: new Set(leftBefore[s.name] ?? []),
+          leave: (urns: string[]) => {
+            leftNow[s.name] = urns;
+          },
+        };
+        return checkStack(stack, !!values["run-program"], pacing, say);
       },
     };
   });
-  const reports = await runFleet(tasks, concurrency);
+  // what an earlier run left goes first: stacks of one account take turns in this order
+  const leftover = (i: number) => ((leftBefore[stacks[i]!.name]?.length ?? 0) > 0 ? 0 : 1);
+  const order = tasks.map((_, i) => i).sort((x, y) => leftover(x) - leftover(y));
+  const ran = await runFleet(
+    order.map((i) => tasks[i]!),
+    concurrency,
+  );
+  const reports = tasks.map((_, i) => ran[order.indexOf(i)]!);
   if (fleet) {
     const s = summarize(reports);
     progress(`${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted, ${s.failed} failed`);
@@ -269,6 +401,7 @@ async function main(argv: string[]): Promise<number> {
     // one stack that could not be checked: the error is the answer, as it always was
     throw new Error(single.error);
   }
+  if (resume) writeResume(resume, { ...leftBefore, ...leftNow });
   for (const { format: f, file } of files) writeFileSync(file, `${render(f, reports)}\n`);
   process.stdout.write(`${render(format, reports)}\n`);
   return exitCode(reports);

@@ -12,6 +12,9 @@
 import { baseName, parentOf } from "mediahost-contract";
 import { type FolderEntry as DirEntry, type MediahostClient, MediahostError } from "../client";
 
+/** Entries a readdir page holds at most (docs/api.md#files-and-folders). */
+export const LISTING_PAGE = 100;
+
 /** The entry, `undefined` when the listing shows there is none, or "stat" when the listing cannot tell. */
 export type Lookup = DirEntry | undefined | "stat";
 

@@ -12,7 +12,7 @@
 import { schemas } from "mediahost-contract";
 import { z } from "zod";
 import { canonical } from "../diff";
-import { defineKind } from "./kind";
+import { ACCOUNT_READ, defineKind } from "./kind";
 
 const FetchingSecrets = z.strictObject({
   httpPassword: z.string().optional(),
@@ -203,6 +203,9 @@ export const accountSettings = defineKind({
     });
     return { cdnUrl: account.cdnURL };
   },
+
+  // read from the account object, once a run
+  refreshReads: () => [ACCOUNT_READ],
 
   async read(ctx, olds, scope) {
     const live = await ctx.account.account();

@@ -6,7 +6,7 @@
 // back as it was found on delete.
 import { z } from "zod";
 import type { AliasUpdate } from "../account/account-object";
-import { defineKind } from "./kind";
+import { ACCOUNT_READ, defineKind } from "./kind";
 import { AliasName } from "./schema";
 
 const ENTRY_KEYS = ["prefix", "cdn", "defaultProfile"] as const;
@@ -68,6 +68,9 @@ export const alias = defineKind({
     });
     return { customDomain: account.aliases?.[i.name]?.customDomain };
   },
+
+  // read from the account object, once a run
+  refreshReads: () => [ACCOUNT_READ],
 
   async read(ctx, olds, scope) {
     const live = (await ctx.account.account()).aliases?.[olds.name];

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { MediahostError } from "../client";
 import { ProviderError } from "../errors";
-import { defineKind, type KindContext } from "./kind";
+import { ACCOUNT_READ, defineKind, type KindContext } from "./kind";
 import { AliasName } from "./schema";
 
 const Hostname = z
@@ -125,6 +125,9 @@ export const customDomain = defineKind({
     const showsDomains = Object.values(aliases).some((e) => typeof e.customDomain === "string");
     return { seenOnAccount: showsDomains || (await shown(ctx, alias, domain)) };
   },
+
+  // read from the account object, once a run
+  refreshReads: () => [ACCOUNT_READ],
 
   async read(ctx, olds, scope): Promise<Seen | undefined> {
     const entry = (await ctx.account.account()).aliases?.[olds.alias];

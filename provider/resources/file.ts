@@ -20,7 +20,7 @@ import {
   uploadFingerprint,
 } from "../client/transfer";
 import { ProviderError } from "../errors";
-import { defineKind, type KindContext } from "./kind";
+import { defineKind, type KindContext, listingRead } from "./kind";
 import { Adopt, WritablePath } from "./schema";
 import { mkdirWithParents } from "./tree";
 
@@ -291,6 +291,9 @@ export const file = defineKind({
     ctx.found("the file");
     return takeOver(ctx, i, there);
   },
+
+  // size and mtime from the parent's listing; a download only when they changed
+  refreshReads: (olds) => [listingRead(olds.path)],
 
   async read(ctx, olds, scope) {
     const there = await look(ctx, olds.path);

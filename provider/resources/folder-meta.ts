@@ -178,6 +178,9 @@ export const folderMeta = defineKind({
     return approvalDatetime(ctx, path, meta);
   },
 
+  // search hits carry no title, tags or description (docs/api.md#search): one getMeta each
+  refreshReads: (olds) => [{ operation: "getMeta", key: olds.path }],
+
   async read(ctx, olds, scope) {
     const meta = await ctx.client.ops.getMeta({ query: { filename: olds.path } });
     if (scope === "all") {

@@ -126,6 +126,8 @@ export const folderOptions = defineKind({
     return {};
   },
 
+  refreshReads: (olds) => [{ operation: "getFolderOptions", key: olds.path }],
+
   async read(ctx, olds, scope) {
     const live = await liveOptions(ctx, olds.path);
     // the managed keys (one no longer set reads as unset), or for an import every key set

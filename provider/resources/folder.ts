@@ -9,7 +9,7 @@ import { isAtOrUnder, parentOf } from "mediahost-contract";
 import { z } from "zod";
 import { MediahostError, waitForJob } from "../client";
 import { ProviderError } from "../errors";
-import { defineKind, type KindContext } from "./kind";
+import { defineKind, type KindContext, listingRead } from "./kind";
 import { FolderPath } from "./schema";
 import { mkdirWithParents, treeOf } from "./tree";
 
@@ -121,6 +121,8 @@ export const folder = defineKind({
     }
     return { cdnUrl: await cdnUrl(ctx, path) };
   },
+
+  refreshReads: (olds) => [listingRead(olds.path)],
 
   async read(ctx, olds) {
     // the parent's listing answers for many folders at once; `stat` where it cannot

@@ -4,8 +4,10 @@
 // and its API calls. Everything kinds share (the account check, carrying `accountAlias`, read
 // inputs, "not found" meaning gone, the stack journal, takeovers, error shaping) is the
 // lifecycle's (provider/lifecycle.ts). A kind talks to it only through the contexts below.
+import { type OperationName, parentOf } from "mediahost-contract";
 import type { z } from "zod";
 import type { AccountContext } from "../account/context";
+import { LISTING_PAGE } from "../account/listings";
 import type { MediahostClient } from "../client";
 import type { Equivalence } from "../diff";
 import { log } from "../log";
@@ -165,6 +167,12 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
    */
   normalize?(inputs: Record<string, unknown>): Record<string, unknown>;
 
+  /**
+   * The calls a refresh's read of the object makes when nothing changed, for planning a check
+   * against the hour's rate budget (mediahost-drift): tools/lib/budget.ts counts them.
+   */
+  refreshReads(olds: State<S, X>): readonly RefreshRead[];
+
   create(ctx: CreateContext, inputs: z.output<S>): Promise<X>;
   /**
    * The object's properties as they are now, or undefined when it is gone: the managed ones (the
@@ -178,6 +186,27 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
   update(ctx: KindContext, olds: State<S, X>, news: z.output<S>): Promise<X>;
   delete(ctx: DeleteContext, olds: State<S, X>): Promise<void>;
 }
+
+/**
+ * One call of a refresh's read: objects naming the same `key` share it, one call per `batch` of
+ * them (default 1: each its own). A readdir page answers for 100 siblings; the account object,
+ * read once a run, for every object of the account.
+ */
+export interface RefreshRead {
+  readonly operation: OperationName;
+  readonly key: string;
+  readonly batch?: number;
+}
+
+/** The account object, read once a run for every kind kept in it (and for the account check). */
+export const ACCOUNT_READ: RefreshRead = { operation: "getAccount", key: "account", batch: Infinity };
+
+/** A readdir page of the parent's listing (provider/account/listings.ts): 100 siblings a page. */
+export const listingRead = (path: string): RefreshRead => ({
+  operation: "readdir",
+  key: parentOf(path),
+  batch: LISTING_PAGE,
+});
 
 /** A resource's recorded outputs: its inputs, its own outputs and what the lifecycle records. */
 export type State<S extends z.ZodObject, X extends object> = z.output<S> & X & Recorded;

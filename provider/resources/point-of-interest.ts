@@ -157,6 +157,9 @@ export const pointOfInterest = defineKind({
     return {};
   },
 
+  // the points of one file come in one call, shared by every point of it read in the run
+  refreshReads: (olds) => [{ operation: "getPoi", key: olds.path, batch: Infinity }],
+
   async read(ctx, olds) {
     const found = (await readsOf(ctx).read(ctx, olds.path))[olds.name];
     return found ? rect(found) : undefined;

@@ -70,6 +70,9 @@ export const subAccount = defineKind({
     return {};
   },
 
+  // its read keeps the state: no call
+  refreshReads: () => [],
+
   async read() {
     // nothing to read it with: keep the state as it is (see the module comment)
     return {};

@@ -71,6 +71,7 @@ function tableRows(stdout: string): string[][] {
     .trim()
     .split("\n")
     .slice(1)
+    .filter((l) => !l.startsWith("Calls: "))
     .map((l) => l.split(/ {2,}/));
 }
 
@@ -96,11 +97,20 @@ describe("mediahost-drift with the real CLI", async () => {
       query: { filename: "/assets/thumbnail.profile.json" },
       body: { bytes: new TextEncoder().encode(QUICKSTART_PROFILE), contentType: "application/json" },
     });
+    const since = p.emulator.control.requests(0).next;
     const run = await runDrift(toolchain, p, ["--stack", p.stack.name]);
     console.log(`drift (clean stack): ${run.seconds.toFixed(1)} s`);
     expect(run.stderr).toContain("refresh preview of stack");
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe("No drift: 13 resources match the account.\n");
+    // what the check cost, as the account counted it: every call after the first read of the
+    // counters (a token is not counted: docs/api.md#rate-limits)
+    const counted =
+      p.emulator.control.requests(since).requests.filter((r) => r.operation !== "token").length - 1;
+    const share = ((100 * counted) / 7000).toFixed(1);
+    expect(run.stdout).toBe(
+      `No drift: 13 resources match the account.\nCalls: rest:global ${counted} (${share}% of the hour's 7,000).\n`,
+    );
+    expect(run.stderr).toMatch(/planned \d+ rest:global calls: within the budget/);
   });
 
   it("exits 2 and names every drifted property with both values, and every deleted object", async () => {

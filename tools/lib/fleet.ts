@@ -2,15 +2,30 @@
 // shared — stacks that reach the same account take turns, so one account's rate-limit counters see
 // one refresh at a time while stacks of other accounts run beside it.
 import { Mutex, Semaphore } from "async-mutex";
-import { resolveAccounts } from "../../provider/config";
+import { type Credentials, resolveAccounts } from "../../provider/config";
 
-/** The accounts a stack's config reaches, as keys (base URL and client id; never a secret). */
-export function accountKeys(config: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
+/** An account a stack's config names: its key (base URL and client id; never a secret) and credentials. */
+export interface NamedAccount {
+  key: string;
+  credentials: Credentials;
+}
+
+/** The accounts a stack's config names, by the name resources give (`default` for the provider's own). */
+export function accountsOf(
+  config: Record<string, string>,
+  env: NodeJS.ProcessEnv,
+): Map<string, NamedAccount> {
   const accounts = resolveAccounts({ config: (key) => config[key], env });
-  const keys = [...accounts.values()].flatMap((c) =>
-    c instanceof Error ? [] : [`${c.baseUrl} ${c.clientId}`],
+  return new Map(
+    [...accounts].flatMap(([name, c]) =>
+      c instanceof Error ? [] : [[name, { key: `${c.baseUrl} ${c.clientId}`, credentials: c }] as const],
+    ),
   );
-  return [...new Set(keys)];
+}
+
+/** The accounts a stack's config reaches, as keys. */
+export function accountKeys(config: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
+  return [...new Set([...accountsOf(config, env).values()].map((a) => a.key))];
 }
 
 export interface FleetTask<T> {

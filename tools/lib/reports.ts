@@ -16,6 +16,39 @@ export interface StackReport {
   /** Why the stack could not be checked; its drift is then unknown. */
   error?: string;
   seconds?: number;
+  /** The calls the check cost, by counter, as the account's counters counted them. */
+  calls?: Record<string, CounterSpend>;
+  /** Resources a `--budget` left unchecked, for the next run (display names). */
+  left?: string[];
+  /** When the counter that held the check back frees up again (ISO time). */
+  resumeAfter?: string;
+}
+
+export interface CounterSpend {
+  calls: number;
+  /** The counter's hourly limit. */
+  limit: number;
+}
+
+/** `rest:global 2,412 (34.5% of the hour's 7,000)` for each counter the check spent on. */
+export function spendLine(calls: Record<string, CounterSpend>): string {
+  const parts = Object.entries(calls)
+    .filter(([, c]) => c.calls > 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([name, c]) =>
+        `${name} ${c.calls.toLocaleString("en-US")} (${shareOf(c)} of the hour's ${c.limit.toLocaleString("en-US")})`,
+    );
+  return parts.length ? parts.join(", ") : "none";
+}
+
+const shareOf = (c: CounterSpend) => `${((100 * c.calls) / c.limit).toFixed(1)}%`;
+
+/** What a check held back by its budget left, in one line. */
+function leftLine(r: StackReport): string {
+  const n = r.left?.length ?? 0;
+  const when = r.resumeAfter ? `; the counter frees up at ${r.resumeAfter}` : "";
+  return `${n} resource${n === 1 ? "" : "s"} left for the next run (--budget)${when}`;
 }
 
 export interface FleetSummary {
@@ -25,29 +58,49 @@ export interface FleetSummary {
   failed: number;
   resources: number;
   driftedResources: number;
+  /** Stacks a `--budget` checked in part, with no drift in that part. */
+  partial: number;
+  /** The fleet's calls by counter (every stack's check), where any were counted. */
+  calls?: Record<string, CounterSpend>;
 }
 
 export function summarize(reports: StackReport[]): FleetSummary {
   return {
     stacks: reports.length,
-    clean: reports.filter((r) => !r.error && !r.drift).length,
+    clean: reports.filter((r) => !r.error && !r.drift && !r.left?.length).length,
     drifted: reports.filter((r) => !r.error && r.drift).length,
     failed: reports.filter((r) => r.error).length,
     resources: reports.reduce((n, r) => n + r.checked, 0),
     driftedResources: reports.reduce((n, r) => n + r.resources.length, 0),
+    partial: reports.filter((r) => !r.error && !r.drift && r.left?.length).length,
+    ...(reports.some((r) => r.calls) ? { calls: totalCalls(reports) } : {}),
   };
 }
 
-/** 0 clean, 2 drift in any stack, 1 error in any stack (the others still reported). */
+function totalCalls(reports: StackReport[]): Record<string, CounterSpend> {
+  const total: Record<string, CounterSpend> = {};
+  for (const r of reports)
+    for (const [name, c] of Object.entries(r.calls ?? {}))
+      total[name] = { calls: (total[name]?.calls ?? 0) + c.calls, limit: c.limit };
+  return total;
+}
+
+/**
+ * 0 clean, 2 drift in any stack, 1 error in any stack (the others still reported), 3 no drift in
+ * what was checked but a `--budget` left resources for the next run.
+ */
 export function exitCode(reports: StackReport[]): number {
   if (reports.some((r) => r.error)) return 1;
-  return reports.some((r) => r.drift) ? 2 : 0;
+  if (reports.some((r) => r.drift)) return 2;
+  return reports.some((r) => r.left?.length) ? 3 : 0;
 }
 
 function summaryLine(s: FleetSummary): string {
   return (
-    `${s.stacks} stack${s.stacks === 1 ? "" : "s"}: ${s.clean} clean, ${s.drifted} drifted, ${s.failed} failed; ` +
-    `${s.resources} resources checked, ${s.driftedResources} drifted`
+    `${s.stacks} stack${s.stacks === 1 ? "" : "s"}: ${s.clean} clean, ${s.drifted} drifted, ${s.failed} failed` +
+    `${s.partial ? `, ${s.partial} checked in part` : ""}; ` +
+    `${s.resources} resources checked, ${s.driftedResources} drifted` +
+    `${s.calls ? `; calls: ${spendLine(s.calls)}` : ""}`
   );
 }
 
@@ -68,9 +121,14 @@ function table(reports: StackReport[]): string {
   const one = reports.length === 1;
   const parts = reports.map((r) => {
     const head = one ? "" : `Stack ${r.stack}: `;
-    if (r.error) return `${head}ERROR: ${r.error}`;
-    if (!r.drift) return `${head}No drift: ${r.checked} resources match the account.`;
-    return `${one ? "" : `Stack ${r.stack}: ${r.resources.length} drifted\n`}${renderTable(rowsOf(r.resources))}`;
+    const costs = [
+      ...(r.calls ? [`Calls: ${spendLine(r.calls)}.`] : []),
+      ...(r.left?.length ? [`${leftLine(r)}.`] : []),
+    ];
+    if (r.error) return [`${head}ERROR: ${r.error}`, ...costs].join("\n");
+    if (!r.drift) return [`${head}No drift: ${r.checked} resources match the account.`, ...costs].join("\n");
+    const drifted = `${one ? "" : `Stack ${r.stack}: ${r.resources.length} drifted\n`}${renderTable(rowsOf(r.resources))}`;
+    return [drifted, ...costs].join("\n");
   });
   if (!one) parts.push(summaryLine(summarize(reports)));
   return parts.join("\n\n");
@@ -99,6 +157,15 @@ function junit(reports: StackReport[]): string {
     lines.push(
       `  <testsuite name="${xml(r.stack)}" tests="${tests}" failures="${drifted.size}" errors="${r.error ? 1 : 0}" time="${(r.seconds ?? 0).toFixed(1)}">`,
     );
+    if (r.calls || r.left?.length) {
+      lines.push("    <properties>");
+      for (const [name, c] of Object.entries(r.calls ?? {}).sort(([a], [b]) => a.localeCompare(b)))
+        lines.push(
+          `      <property name="calls ${xml(name)}" value="${c.calls} of ${c.limit} an hour (${shareOf(c)})"/>`,
+        );
+      if (r.left?.length) lines.push(`      <property name="left" value="${xml(leftLine(r))}"/>`);
+      lines.push("    </properties>");
+    }
     if (r.error) {
       lines.push(`    <testcase classname="${xml(r.stack)}" name="refresh preview">`);
       lines.push(`      <error message="${xml(r.error.split("\n")[0] ?? "")}">${xml(r.error)}</error>`);
@@ -139,13 +206,24 @@ function markdown(reports: StackReport[]): string {
     "",
     summaryLine(s),
     "",
-    "| stack | result | resources checked | drifted |",
-    "|---|---|---|---|",
+    "| stack | result | resources checked | drifted | calls (share of the hour) |",
+    "|---|---|---|---|---|",
   ];
   for (const r of reports) {
-    const result = r.error ? "❌ error" : r.drift ? "⚠️ drift" : "✅ clean";
-    lines.push(`| ${md(r.stack)} | ${result} | ${r.checked} | ${r.error ? "?" : r.resources.length} |`);
+    const result = r.error
+      ? "❌ error"
+      : r.drift
+        ? "⚠️ drift"
+        : r.left?.length
+          ? "⏸ part checked"
+          : "✅ clean";
+    const calls = r.calls ? spendLine(r.calls) : "";
+    lines.push(
+      `| ${md(r.stack)} | ${result} | ${r.checked} | ${r.error ? "?" : r.resources.length} | ${md(calls)} |`,
+    );
   }
+  for (const r of reports.filter((x) => x.left?.length))
+    lines.push("", `${md(r.stack)}: ${md(leftLine(r))}.`);
   for (const r of reports.filter((x) => x.error || x.drift)) {
     lines.push("", `### ${md(r.stack)}`, "");
     if (r.error) {

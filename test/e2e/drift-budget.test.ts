@@ -1,0 +1,187 @@
+// mediahost-drift paced to the hour's rate budget, with the real CLI: three stacks of
+// examples/drift-ci over two accounts, the demo account's rest:global counter nearly used up. A
+// fleet run with --budget ends with its report (exit 3, what was left named), never with a 429;
+// without --budget a check that does not fit is not started, and says so in one line; after the
+// counter frees up, the next run with the same --resume file checks what was left first.
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { DEMO_CLIENT } from "./helpers/project";
+import {
+  createTemporaryBackend,
+  pulumiCommand,
+  repoRoot,
+  type TemporaryBackend,
+  toolchainForTests,
+} from "./helpers/toolchain";
+
+const DRIFT_BIN = join(repoRoot, "dist/tools/drift.js");
+const NODE = join(repoRoot, "node_modules/.bin/node");
+const workDir = join(repoRoot, "examples/drift-ci");
+const EU = { alias: "eu", clientId: "eu-client", clientSecret: "eu-secret-budget" };
+/** The demo account's rest:global limit in this test: its reserve is 5 + 1% = 6 calls. */
+const LIMIT = 100;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface Report {
+  stack: string;
+  checked: number;
+  drift: boolean;
+  error?: string;
+  left?: string[];
+  calls?: Record<string, { calls: number; limit: number }>;
+}
+
+describe("mediahost-drift within the hour's rate budget", async () => {
+  const toolchain = await toolchainForTests();
+  if (!toolchain) return void it.skip("needs the Pulumi toolchain");
+
+  let emulator: RunningEmulator;
+  let backend: TemporaryBackend;
+  let out: string;
+  const stacks: Stack[] = [];
+  const suffix = Math.random().toString(16).slice(2, 8);
+  const names = { a: `site-a-${suffix}`, b: `site-b-${suffix}`, c: `site-c-${suffix}` };
+
+  const drift = (args: string[]) =>
+    new Promise<Run>((resolve) => {
+      execFile(
+        NODE,
+        [DRIFT_BIN, "--cwd", workDir, "--backend-url", backend.backendUrl, ...args],
+        { env: { ...toolchain.env, ...backend.envVars }, maxBuffer: 16 << 20 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err.code as number) ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  /** Leaves `calls` for the demo account to spend beyond its reserve. */
+  const leave = (calls: number) =>
+    emulator.control.setLimit({ counter: "rest:global", limit: LIMIT, used: LIMIT - 6 - calls });
+  const demoRequests = (since: number) =>
+    emulator.control.requests(since).requests.filter((r) => r.account === "demo" && r.operation !== "token");
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ log: () => {}, accounts: [EU] });
+    backend = await createTemporaryBackend();
+    out = await mkdtemp(join(tmpdir(), "mediahost-drift-budget-"));
+    const site = async (name: string, site: string, creds: { clientId: string; clientSecret: string }) => {
+      const stack = await LocalWorkspace.createOrSelectStack(
+        { stackName: name, workDir },
+        { pulumiCommand: await pulumiCommand(toolchain), envVars: { ...toolchain.env, ...backend.envVars } },
+      );
+      await stack.setAllConfig({
+        "mediahost:baseUrl": { value: emulator.url },
+        "mediahost:clientId": { value: creds.clientId },
+        "mediahost:clientSecret": { value: creds.clientSecret, secret: true },
+        site: { value: site },
+        manageSettings: { value: "false" },
+      });
+      const up = await stack.up();
+      expect(up.summary.result).toBe("succeeded");
+      stacks.push(stack);
+    };
+    // two sites on the demo account, one on the eu account; each refresh needs 4 calls
+    await site(names.a, "alpha", DEMO_CLIENT);
+    await site(names.b, "beta", DEMO_CLIENT);
+    await site(names.c, "gamma", EU);
+  });
+  afterAll(async () => {
+    for (const stack of stacks)
+      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => {});
+    for (const name of Object.values(names)) await rm(join(workDir, `Pulumi.${name}.yaml`), { force: true });
+    await backend?.dispose();
+    await emulator?.stop();
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  const resumeFile = () => join(out, "drift-resume.json");
+  const leftInFile = async () =>
+    (JSON.parse(await readFile(resumeFile(), "utf8")) as { left: Record<string, string[]> }).left;
+
+  it("with --budget, checks what fits, ends with the report (exit 3) and never meets a 429", async () => {
+    // room for one site's refresh (4 calls) and the check's own reads of the counters
+    leave(7);
+    const since = emulator.control.requests(0).next;
+    const run = await drift([
+      "--all-stacks",
+      "--budget",
+      "100",
+      "--resume",
+      resumeFile(),
+      "--format",
+      "json",
+    ]);
+    expect(run.code, run.stderr).toBe(3);
+    const { summary, stacks: reports } = JSON.parse(run.stdout) as {
+      summary: { stacks: number; failed: number; partial: number; clean: number };
+      stacks: Report[];
+    };
+    expect(summary).toMatchObject({ stacks: 3, failed: 0, partial: 1, clean: 2 });
+    const partial = reports.find((r) => r.left?.length)!;
+    expect([names.a, names.b]).toContain(partial.stack);
+    expect(partial.checked).toBe(0);
+    expect(partial.left).toHaveLength(4);
+    expect(partial.left).toContain("FolderMeta banners-meta");
+    // every report says what its check cost on each counter, as the account counted it
+    for (const r of reports) expect(r.calls?.["rest:global"]?.calls).toBeGreaterThan(0);
+    expect(run.stderr).toMatch(
+      /the check needs \d+ rest:global calls and \d+ may be spent now .*checking 0 of 4/,
+    );
+    const requests = emulator.control.requests(since).requests;
+    expect(requests.filter((r) => r.status === 429)).toEqual([]);
+    // the demo account spent what was left to it, and no more
+    expect(demoRequests(since).length).toBeLessThanOrEqual(7 + 6);
+    expect(Object.keys(await leftInFile())).toEqual([partial.stack]);
+  });
+
+  it("without --budget, a check that does not fit is not started and says why in one line (exit 1)", async () => {
+    leave(2);
+    const since = emulator.control.requests(0).next;
+    const run = await drift(["--stack", names.b]);
+    expect(run.code).toBe(1);
+    const line = run.stderr.split("\n").find((l) => l.includes("nothing was checked"))!;
+    expect(line).toMatch(
+      /the check needs \d+ rest:global calls and \d+ may be spent now \(\d+ left, 6 kept back\) until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: nothing was checked; run again after the reset, or with --budget PERCENT to check part of it now/,
+    );
+    // one read of the counters, no refresh
+    expect(demoRequests(since).map((r) => r.operation)).toEqual(["getLimits"]);
+  });
+
+  it("after the counter frees up, the next run checks what was left first, then the rest", async () => {
+    const before = await leftInFile();
+    const [held] = Object.keys(before);
+    // room for one site again: the stack left over goes first and takes it
+    leave(7);
+    const first = await drift([
+      "--all-stacks",
+      "--budget",
+      "100",
+      "--resume",
+      resumeFile(),
+      "--format",
+      "json",
+    ]);
+    expect(first.code, first.stderr).toBe(3);
+    const reports = (JSON.parse(first.stdout) as { stacks: Report[] }).stacks;
+    expect(reports.find((r) => r.stack === held)).toMatchObject({ checked: 4, drift: false });
+    const now = await leftInFile();
+    expect(Object.keys(now)).not.toContain(held);
+    expect(Object.keys(now)).toHaveLength(1);
+
+    // the counter resets: everything fits, nothing is left
+    emulator.control.setLimit({ counter: "rest:global", limit: LIMIT, used: 0 });
+    const last = await drift(["--all-stacks", "--budget", "100", "--resume", resumeFile()]);
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stdout).toMatch(
+      /3 stacks: 3 clean, 0 drifted, 0 failed; 12 resources checked, 0 drifted; calls: rest:global \d+/,
+    );
+    expect(await leftInFile()).toEqual({});
+  });
+});
