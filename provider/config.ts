@@ -8,6 +8,7 @@
 //   MEDIAHOST_BASE_URL, MEDIAHOST_CLIENT_ID, MEDIAHOST_CLIENT_SECRET          -> fallback for "default"
 //   mediahost:operationTimeoutSeconds, mediahost:maxRateLimitWaitSeconds       -> the client's deadlines
 //   MEDIAHOST_OPERATION_TIMEOUT_SECONDS, MEDIAHOST_MAX_RATE_LIMIT_WAIT_SECONDS   -> fallback for those two
+//   mediahost:rateBudgetPercent (else MEDIAHOST_RATE_BUDGET_PERCENT)          -> the run's share of each counter
 //   MEDIAHOST_JOURNAL_DIR, else $PULUMI_HOME/mediahost/journal                  -> the stack journal
 //   $XDG_CACHE_HOME (else ~/.cache)/pulumi-mediahost/tus-uploads.json          -> unfinished large uploads
 
@@ -40,6 +41,7 @@ export const CONFIG_KEYS = [
   "accounts",
   "maxRateLimitWaitSeconds",
   "operationTimeoutSeconds",
+  "rateBudgetPercent",
 ] as const;
 
 /** Everything the provider takes from its configuration, checked. */
@@ -50,7 +52,12 @@ export interface Configuration {
    * The client's bounds (each operation's deadline, the longest wait for a rate-limit reset) and
    * where large uploads keep what resumes them in a later run.
    */
-  readonly client: { deadlineMs?: number; maxRateLimitWaitMs?: number; uploadResumeFile: string };
+  readonly client: {
+    deadlineMs?: number;
+    maxRateLimitWaitMs?: number;
+    rateBudgetPercent?: number;
+    uploadResumeFile: string;
+  };
   /** Where this machine keeps the stack journal (provider/journal.ts). */
   readonly journalDir: string;
   /** A digest of everything above: equal digests, equal configurations (never the secrets themselves). */
@@ -61,6 +68,7 @@ export interface Configuration {
 export function readConfiguration({ config, env }: CredentialSources): Configuration {
   const maxWait = secondsSetting(config, env, "maxRateLimitWaitSeconds", 0);
   const deadline = secondsSetting(config, env, "operationTimeoutSeconds", 1);
+  const share = percentSetting(config, env, "rateBudgetPercent");
   const journalDir =
     env.MEDIAHOST_JOURNAL_DIR || join(env.PULUMI_HOME || join(homedir(), ".pulumi"), "mediahost", "journal");
   const resumeFile = uploadResumeFile(env);
@@ -75,6 +83,7 @@ export function readConfiguration({ config, env }: CredentialSources): Configura
     client: {
       ...(maxWait === undefined ? {} : { maxRateLimitWaitMs: maxWait * 1000 }),
       ...(deadline === undefined ? {} : { deadlineMs: deadline * 1000 }),
+      ...(share === undefined ? {} : { rateBudgetPercent: share }),
       uploadResumeFile: resumeFile,
     },
     journalDir,
@@ -89,6 +98,7 @@ export const ENV_FALLBACK = {
   clientSecret: "MEDIAHOST_CLIENT_SECRET",
   operationTimeoutSeconds: "MEDIAHOST_OPERATION_TIMEOUT_SECONDS",
   maxRateLimitWaitSeconds: "MEDIAHOST_MAX_RATE_LIMIT_WAIT_SECONDS",
+  rateBudgetPercent: "MEDIAHOST_RATE_BUDGET_PERCENT",
 } as const satisfies Partial<Record<(typeof CONFIG_KEYS)[number], string>>;
 const ENV_KEYS = Object.values(ENV_FALLBACK);
 
@@ -181,4 +191,24 @@ export function credentialsFor(
   }
   if (found instanceof Error) throw found;
   return found;
+}
+
+/**
+ * `mediahost:rateBudgetPercent`: the share of each rate-limit counter's hourly limit one run may
+ * spend, above 0 and at most 100 (default: no bound but the service's).
+ */
+function percentSetting(
+  config: ConfigReader,
+  env: NodeJS.ProcessEnv,
+  name: "rateBudgetPercent",
+): number | undefined {
+  const fromConfig = config(`mediahost:${name}`);
+  const raw = fromConfig ?? env[ENV_FALLBACK[name]];
+  if (raw === undefined || raw === "") return undefined;
+  const percent = Number(raw);
+  if (!Number.isFinite(percent) || percent <= 0 || percent > 100) {
+    const where = fromConfig === undefined ? ENV_FALLBACK[name] : `mediahost:${name}`;
+    throw new ProviderError(`${where}: must be a percent above 0 and at most 100, got "${raw}"`);
+  }
+  return percent;
 }

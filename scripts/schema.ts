@@ -241,6 +241,12 @@ function providerConfig(types: Types): Record<string, Spec> {
         "How long a call may wait for an exhausted rate-limit counter to reset before failing (default 60; 0 never waits).",
       defaultInfo: { environment: [ENV_FALLBACK.maxRateLimitWaitSeconds] },
     },
+    rateBudgetPercent: {
+      type: "number",
+      description:
+        "The share of each rate-limit counter's hourly limit one run may spend (above 0, at most 100; default: no bound): a call past it fails at once, naming the counter.",
+      defaultInfo: { environment: [ENV_FALLBACK.rateBudgetPercent] },
+    },
   };
 }
 

@@ -32,6 +32,8 @@ export interface ProviderArgs {
   operationTimeoutSeconds?: pulumi.Input<number>;
   /** How long a call may wait for an exhausted rate-limit counter (default 60; 0 never waits). */
   maxRateLimitWaitSeconds?: pulumi.Input<number>;
+  /** The share of each rate-limit counter's hourly limit one run may spend (percent; default: no bound). */
+  rateBudgetPercent?: pulumi.Input<number>;
 }
 
 /**

@@ -24,7 +24,13 @@ import { VERSION } from "../version";
 import { MediahostError, ProviderError, Redactor } from "./errors";
 import { send } from "./http";
 import { type OperationCall, type OperationPolicy, policies } from "./policy";
-import { type CounterState, countersFromHeaders, rateLimitFrom, retryAfterMs } from "./rate-limits";
+import {
+  type CounterState,
+  countersFromHeaders,
+  RunBudget,
+  rateLimitFrom,
+  retryAfterMs,
+} from "./rate-limits";
 import { type Read, type ReadOperation, readAnswer } from "./reads";
 import { type IssuedToken, renewTime, sharedTokenCache, TokenCache } from "./tokens";
 
@@ -43,6 +49,8 @@ export interface ClientOptions {
   backoff?: { baseMs: number; maxMs: number };
   /** Longest wait for a rate-limit reset before failing instead. Default 60 s. */
   maxRateLimitWaitMs?: number;
+  /** The share of each counter's hourly limit this client may spend (percent). Default: no bound. */
+  rateBudgetPercent?: number;
   /**
    * Each operation's deadline: every attempt, retry and backoff of one call, its body included,
    * ends within it (waiting for a rate-limit reset is bounded on its own). Default 30 s.
@@ -136,6 +144,7 @@ export class MediahostClient {
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly redactor = new Redactor();
+  private readonly runBudget?: RunBudget;
 
   constructor(options: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
@@ -149,6 +158,7 @@ export class MediahostClient {
     this.maxAttempts = options.maxAttempts ?? 10;
     this.backoff = options.backoff ?? { baseMs: 250, maxMs: 5_000 };
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
+    if (options.rateBudgetPercent !== undefined) this.runBudget = new RunBudget(options.rateBudgetPercent);
     this.deadlineMs = options.deadlineMs ?? 30_000;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
     this.tokenLifetime = options.tokenLifetimeSeconds;
@@ -210,6 +220,12 @@ export class MediahostClient {
       const token =
         call.spec.auth === false ? undefined : await this.tokenWithin(call, deadline, attempt - 1);
       if (deadline.left <= 0) throw this.timedOut(call, attempt - 1, deadline);
+      const refused =
+        call.spec.auth === false ? undefined : this.runBudget?.refusal(countersOf(call), this.counters);
+      if (refused)
+        throw new ProviderError(
+          `${call.name}${call.subject ? ` ${call.subject}` : ""}: not sent: ${refused}`,
+        );
       const outcome = await this.attempt(call, token, deadline, attempt);
       const verdict = this.classify(call, outcome, { attempt, mayHaveApplied, token });
       if (outcome.maybeApplied) mayHaveApplied = true;
@@ -292,6 +308,8 @@ export class MediahostClient {
       this.stats.requests[call.name] = (this.stats.requests[call.name] ?? 0) + 1;
       this.onEvent({ type: "request", operation: call.name, status: answer.status, attempt });
       for (const [counter, state] of countersFromHeaders(answer.headers)) this.counters.set(counter, state);
+      // the service counts every call it answers but a refused one
+      if (call.spec.auth !== false && answer.status !== 429) this.runBudget?.spend(countersOf(call));
       // a 5xx may have been applied before it failed, except a 503 that says when to come back:
       // the service refused the call (docs/api.md#errors)
       const refused = answer.status === 503 && retryAfterMs(answer.headers) !== undefined;
@@ -649,6 +667,12 @@ function isTimeout(err: unknown): boolean {
 }
 
 /** A call as `call` works with it: its contract, its policy and its validated parts. */
+/** The counters a call counts on (docs/api.md#rate-limits). */
+const countersOf = (call: PreparedCall): string[] => [
+  GLOBAL_COUNTER,
+  ...(call.spec.counters?.({ query: call.query, body: call.body }) ?? []),
+];
+
 interface PreparedCall {
   name: OperationName;
   spec: OperationSpec;

@@ -2,7 +2,7 @@
 // exist (docs/api.md) and both are read: `x-ratelimit-*` with a `type` naming the counter, and
 // `x-global-ratelimit-*` for the global REST counter. The earlier variant sends `x-ratelimit-*`
 // with type `rest:global`, which lands in the same place.
-import { GLOBAL_COUNTER } from "mediahost-contract";
+import { counterLimits, GLOBAL_COUNTER } from "mediahost-contract";
 
 export interface CounterState {
   limit: number;
@@ -82,4 +82,41 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * A share of each counter's hourly limit one run may spend (`mediahost:rateBudgetPercent`): a
+ * refresh of a large stack stops at it, with one line, before it takes the hour the account's
+ * other writers (CI, other stacks, the console) need. The limit is the one the service's headers
+ * report, else docs/api.md's.
+ */
+export class RunBudget {
+  private readonly spent = new Map<string, number>();
+
+  constructor(readonly percent: number) {}
+
+  /** Why a call counting on `counters` may not go out now, or undefined when it may. */
+  refusal(counters: readonly string[], seen: ReadonlyMap<string, CounterState>): string | undefined {
+    for (const counter of counters) {
+      const limit = seen.get(counter)?.limit ?? counterLimits[counter];
+      if (limit === undefined) continue;
+      const allowed = Math.floor((limit * this.percent) / 100);
+      const spent = this.spent.get(counter) ?? 0;
+      if (spent < allowed) continue;
+      const state = seen.get(counter);
+      const left = state
+        ? ` (${state.remaining.toLocaleString("en-US")} left on the account until ${new Date(state.reset * 1000).toISOString().replace(/\.\d+Z$/, "Z")})`
+        : "";
+      return (
+        `this run has spent ${spent.toLocaleString("en-US")} ${counter} calls, the ${this.percent}% of the hour's ` +
+        `${limit.toLocaleString("en-US")} that mediahost:rateBudgetPercent allows${left}`
+      );
+    }
+    return undefined;
+  }
+
+  /** A call the service counted. */
+  spend(counters: readonly string[]): void {
+    for (const counter of counters) this.spent.set(counter, (this.spent.get(counter) ?? 0) + 1);
+  }
 }

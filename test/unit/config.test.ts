@@ -41,6 +41,18 @@ describe("the configuration", () => {
     );
   });
 
+  it("takes a run's share of the rate budget as a percent, and refuses one out of range", () => {
+    expect(read({ "mediahost:rateBudgetPercent": "25" }).client.rateBudgetPercent).toBe(25);
+    expect(read({}, { MEDIAHOST_RATE_BUDGET_PERCENT: "2.5" }).client.rateBudgetPercent).toBe(2.5);
+    expect(read({}).client.rateBudgetPercent).toBeUndefined();
+    expect(() => read({ "mediahost:rateBudgetPercent": "0" })).toThrow(
+      'mediahost:rateBudgetPercent: must be a percent above 0 and at most 100, got "0"',
+    );
+    expect(() => read({}, { MEDIAHOST_RATE_BUDGET_PERCENT: "150" })).toThrow(
+      'MEDIAHOST_RATE_BUDGET_PERCENT: must be a percent above 0 and at most 100, got "150"',
+    );
+  });
+
   it("says where large uploads keep what resumes them, from XDG_CACHE_HOME", () => {
     expect(read({}, { XDG_CACHE_HOME: "/tmp/cache" }).client.uploadResumeFile).toBe(
       "/tmp/cache/pulumi-mediahost/tus-uploads.json",
