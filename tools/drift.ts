@@ -26,7 +26,7 @@ import { accountsOf, type NamedAccount, parseShard, runFleet, shardOf } from "./
 import { AccountBudgets, planStack } from "./lib/paced-check";
 import { cliError, locatePulumi, pathWith, pulumiRoot } from "./lib/pulumi-cli";
 import {
-  type CounterSpend,
+  type AccountCalls,
   exitCode,
   FORMATS,
   type Format,
@@ -198,19 +198,15 @@ async function checkStack(
       ...(plan.resumeAfter ? { resumeAfter: plan.resumeAfter } : {}),
     };
   if (plan.refusal) return report(plan.refusal);
+  // nothing fits: no refresh, and nothing to count
+  if (plan.targets?.length === 0) return report();
   let failure: string | undefined;
-  if (plan.targets?.length !== 0) {
-    try {
-      await stack.previewRefresh({
-        onEvent,
-        runProgram: runProgram ? true : undefined,
-        target: plan.targets,
-      });
-    } catch (err) {
-      const cause = errors.length ? summarizeErrors(errors) : `  ${cliError(err)}`;
-      say("the refresh preview failed");
-      failure = `the refresh preview failed:\n${cause}`;
-    }
+  try {
+    await stack.previewRefresh({ onEvent, runProgram: runProgram ? true : undefined, target: plan.targets });
+  } catch (err) {
+    const cause = errors.length ? summarizeErrors(errors) : `  ${cliError(err)}`;
+    say("the refresh preview failed");
+    failure = `the refresh preview failed:\n${cause}`;
   }
   extra = { ...extra, calls: await spentBy(plan.before, pacing, say) };
   if (failure) return report(failure);
@@ -218,26 +214,25 @@ async function checkStack(
   return report();
 }
 
-/** The calls counted on each account since `before`, summed by counter over the stack's accounts. */
+/** The calls counted on each account since `before`, by account (`<client id> at <host>`) and counter. */
 async function spentBy(
   before: Map<string, Record<string, Counter>>,
   pacing: Pacing,
   say: (line: string) => void,
-): Promise<Record<string, CounterSpend>> {
-  const total: Record<string, CounterSpend> = {};
+): Promise<AccountCalls> {
+  const calls: AccountCalls = {};
   const byKey = new Map([...pacing.accounts.values()].map((a) => [a.key, a]));
   for (const [key, counters] of before) {
     const account = byKey.get(key);
     if (!account) continue;
     try {
       const spent = pacing.budgets.record(key, counters, await pacing.budgets.counters(account));
-      for (const [name, c] of Object.entries(spent))
-        total[name] = { calls: (total[name]?.calls ?? 0) + c.calls, limit: c.limit };
+      calls[`${account.credentials.clientId} at ${new URL(account.credentials.baseUrl).host}`] = spent;
     } catch (err) {
       say(`warning: the calls the check spent could not be read: ${cliError(err)}`);
     }
   }
-  return total;
+  return calls;
 }
 
 async function main(argv: string[]): Promise<number> {

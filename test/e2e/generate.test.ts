@@ -268,7 +268,9 @@ describe("mediahost-generate: round trip with the real CLI", async () => {
       ...backend.envVars,
     });
     expect(drift.code, drift.stderr).toBe(0);
-    expect(drift.stdout).toBe("No drift: 24 resources match the account.\n");
+    expect(drift.stdout).toMatch(
+      /^No drift: 24 resources match the account\.\nCalls: rest:global \d+ \(\d+\.\d% of the hour's 7,000\)\.\n$/,
+    );
 
     const state = JSON.parse(
       await readFile(

@@ -10,7 +10,7 @@ import {
   reserveOf,
   select,
 } from "../../tools/lib/budget";
-import { exitCode, render, type StackReport, spendLine } from "../../tools/lib/reports";
+import { exitCode, render, type StackReport, spendLine, totalCalls } from "../../tools/lib/reports";
 
 const urn = (kind: string, name: string) => `urn:pulumi:prod::site::mediahost:index:${kind}::${name}`;
 const state = (kind: string, name: string, outputs: Record<string, unknown>) => ({
@@ -98,13 +98,21 @@ describe("the report of what a check cost", () => {
     checked: 40,
     drift: false,
     resources: [],
-    calls: { "rest:global": { calls: 2412, limit: 7000 } },
+    calls: { "demo at api.example.com": { "rest:global": { calls: 2412, limit: 7000 } } },
     left: ["FolderMeta a", "FolderMeta b"],
     resumeAfter: "2026-11-29T00:41:00Z",
   };
 
   it("shows each counter's calls and share of the hour, and what was left, in every format", () => {
     expect(spendLine(report.calls!)).toBe("rest:global 2,412 (34.5% of the hour's 7,000)");
+    // several accounts: each named, its counters after it
+    const two = { ...report.calls!, "eu at api.example.com": { "rest:global": { calls: 70, limit: 7000 } } };
+    expect(spendLine(two)).toBe(
+      "demo at api.example.com: rest:global 2,412 (34.5% of the hour's 7,000); eu at api.example.com: rest:global 70 (1.0% of the hour's 7,000)",
+    );
+    expect(spendLine(totalCalls([report, report, { calls: two }]))).toBe(
+      "demo at api.example.com: rest:global 7,236 (103.4% of the hour's 7,000); eu at api.example.com: rest:global 70 (1.0% of the hour's 7,000)",
+    );
     expect(render("table", [report])).toContain("Calls: rest:global 2,412 (34.5% of the hour's 7,000).");
     expect(render("table", [report])).toContain(
       "2 resources left for the next run (--budget); the counter frees up at 2026-11-29T00:41:00Z.",

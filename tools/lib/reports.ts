@@ -16,8 +16,8 @@ export interface StackReport {
   /** Why the stack could not be checked; its drift is then unknown. */
   error?: string;
   seconds?: number;
-  /** The calls the check cost, by counter, as the account's counters counted them. */
-  calls?: Record<string, CounterSpend>;
+  /** The calls the check cost, by account, then counter, as the account's counters counted them. */
+  calls?: AccountCalls;
   /** Resources a `--budget` left unchecked, for the next run (display names). */
   left?: string[];
   /** When the counter that held the check back frees up again (ISO time). */
@@ -30,8 +30,22 @@ export interface CounterSpend {
   limit: number;
 }
 
-/** `rest:global 2,412 (34.5% of the hour's 7,000)` for each counter the check spent on. */
-export function spendLine(calls: Record<string, CounterSpend>): string {
+/** Calls by account (`<client id> at <host>`), then by counter. */
+export type AccountCalls = Record<string, Record<string, CounterSpend>>;
+
+/**
+ * `rest:global 2,412 (34.5% of the hour's 7,000)` for each counter the check spent on, each
+ * account named first when there are several.
+ */
+export function spendLine(calls: AccountCalls): string {
+  const accounts = Object.entries(calls).sort(([a], [b]) => a.localeCompare(b));
+  if (accounts.length === 1) return counterLine(accounts[0]![1]);
+  return accounts.length
+    ? accounts.map(([account, c]) => `${account}: ${counterLine(c)}`).join("; ")
+    : "none";
+}
+
+function counterLine(calls: Record<string, CounterSpend>): string {
   const parts = Object.entries(calls)
     .filter(([, c]) => c.calls > 0)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -60,8 +74,8 @@ export interface FleetSummary {
   driftedResources: number;
   /** Stacks a `--budget` checked in part, with no drift in that part. */
   partial: number;
-  /** The fleet's calls by counter (every stack's check), where any were counted. */
-  calls?: Record<string, CounterSpend>;
+  /** The fleet's calls by account and counter (every stack's check), where any were counted. */
+  calls?: AccountCalls;
 }
 
 export function summarize(reports: StackReport[]): FleetSummary {
@@ -77,11 +91,15 @@ export function summarize(reports: StackReport[]): FleetSummary {
   };
 }
 
-function totalCalls(reports: StackReport[]): Record<string, CounterSpend> {
-  const total: Record<string, CounterSpend> = {};
+/** Every stack's calls added up by account and counter. */
+export function totalCalls(reports: { calls?: AccountCalls }[]): AccountCalls {
+  const total: AccountCalls = {};
   for (const r of reports)
-    for (const [name, c] of Object.entries(r.calls ?? {}))
-      total[name] = { calls: (total[name]?.calls ?? 0) + c.calls, limit: c.limit };
+    for (const [account, counters] of Object.entries(r.calls ?? {})) {
+      const sum = (total[account] ??= {});
+      for (const [name, c] of Object.entries(counters))
+        sum[name] = { calls: (sum[name]?.calls ?? 0) + c.calls, limit: c.limit };
+    }
   return total;
 }
 
@@ -159,10 +177,14 @@ function junit(reports: StackReport[]): string {
     );
     if (r.calls || r.left?.length) {
       lines.push("    <properties>");
-      for (const [name, c] of Object.entries(r.calls ?? {}).sort(([a], [b]) => a.localeCompare(b)))
-        lines.push(
-          `      <property name="calls ${xml(name)}" value="${c.calls} of ${c.limit} an hour (${shareOf(c)})"/>`,
-        );
+      const accounts = Object.entries(r.calls ?? {}).sort(([a], [b]) => a.localeCompare(b));
+      for (const [account, counters] of accounts)
+        for (const [name, c] of Object.entries(counters).sort(([a], [b]) => a.localeCompare(b))) {
+          const what = accounts.length > 1 ? `${account} ${name}` : name;
+          lines.push(
+            `      <property name="calls ${xml(what)}" value="${c.calls} of ${c.limit} an hour (${shareOf(c)})"/>`,
+          );
+        }
       if (r.left?.length) lines.push(`      <property name="left" value="${xml(leftLine(r))}"/>`);
       lines.push("    </properties>");
     }
