@@ -13,13 +13,15 @@ import { credentialsFor, resolveAccounts } from "../provider/config";
 import { VERSION } from "../provider/version";
 import { importDocumentOf } from "./lib/import-file";
 import { slug } from "./lib/names";
+import { runPaced } from "./lib/pacer";
 import { generateProgram } from "./lib/program";
 import { readAccount, systemFoldersLine } from "./lib/read-account";
 import { runMain } from "./lib/run";
 
 const USAGE = `Usage: mediahost-generate (--out DIR | --import-file FILE) [--depth N] [--account NAME]
                           [--base-url URL] [--client-id ID] [--client-secret SECRET] [--project NAME]
-                          [--concurrency N] [--files] [--max-file-size BYTES] [--force]
+                          [--concurrency N] [--files] [--max-file-size BYTES] [--wait-for-budget]
+                          [--force]
 
 Reads a live account and writes DIR/index.ts, Pulumi.yaml, package.json and tsconfig.json: a
 Pulumi program declaring its settings, aliases, custom domains, folders (to --depth levels),
@@ -40,6 +42,11 @@ Credentials, as the provider finds them:
                      a copy written under DIR/files/ (the round trip stays clean), and every listed
                      file's meta and points of interest
   --max-file-size B  with --files, the largest file to include, in bytes (default 1048576)
+  --wait-for-budget  when the reads need more calls than the account's rate budget has left (with
+                     --files, 3 calls a file: its meta, its points and its bytes), read at the
+                     service's pace, waiting for the counter as it frees up; without it, such a
+                     read stops after the listing with one line saying what it needs and when the
+                     counter frees up
   --import-file FILE write a \`pulumi import --file\` document for the native face (every object read,
                      by its import id; text files with --files) instead of, or besides, a program`;
 
@@ -68,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
       files: { type: "boolean" },
       "max-file-size": { type: "string" },
       force: { type: "boolean" },
+      "wait-for-budget": { type: "boolean" },
       "import-file": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -119,6 +127,8 @@ async function main(argv: string[]): Promise<number> {
     depth,
     concurrency,
     ...(values.files ? { files: { maxSize: maxFileSize } } : {}),
+    runReads: (reads) =>
+      runPaced(client, reads, { concurrency, wait: !!values["wait-for-budget"], say: progress }),
     onProgress: (p) => {
       // every 250 folders found, or every second when reads are slow
       const step = Math.floor(p.folders / 250);

@@ -99,6 +99,18 @@ export interface ReadOptions {
   /** Read the files of the declared folders up to this size, in bytes. */
   files?: { maxSize: number };
   onProgress?: (p: ReadProgress) => void;
+  /**
+   * Runs the reads the listing found to do (each folder's and file's details, each download),
+   * once the listing is done: by default all at once within `concurrency`; generate paces them to
+   * the account's rate budget (tools/lib/pacer.ts).
+   */
+  runReads?: (reads: Read[]) => Promise<void>;
+}
+
+/** One read the listing found to do, and the calls it makes. */
+export interface Read {
+  calls: number;
+  run(): Promise<void>;
 }
 
 const isProfile = (name: string) => name.endsWith(".profile");
@@ -170,10 +182,12 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
   };
 
   const folders: FolderSnapshot[] = [];
-  const details: Promise<void>[] = [];
+  // found while listing, run once the listing is done (so that they can be planned)
+  const reads: Read[] = [];
   let failure: unknown;
+  const later = (calls: number, run: () => Promise<void>) => reads.push({ calls, run });
   const readDetails = (folder: FolderSnapshot) => {
-    details.push(
+    later(2, () =>
       (async () => {
         const [meta, opts] = await Promise.all([
           run(() => orUndefinedIfMissing(client.ops.getMeta({ query: { filename: folder.path } }))),
@@ -193,7 +207,7 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
   };
 
   const readFileDetails = (path: string) => {
-    details.push(
+    later(2, () =>
       (async () => {
         const [meta, points] = await Promise.all([
           run(() => orUndefinedIfMissing(client.ops.getMeta({ query: { filename: path } }))),
@@ -218,7 +232,7 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
       snapshot.largeFiles.push({ path, size });
       return;
     }
-    details.push(
+    later(1, () =>
       run(() => client.ops.download({ query: { filename: path } })).then(
         (bytes) => void snapshot.files.push({ path, bytes }),
         (err: unknown) => {
@@ -279,7 +293,8 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
   const root: FolderSnapshot = { path: "/" };
   readDetails(root);
   if (options.depth > 0) await walk("/", 0);
-  await Promise.all(details);
+  if (failure) throw failure;
+  await (options.runReads ?? ((all) => Promise.all(all.map((r) => r.run())).then(() => {})))(reads);
   if (failure) throw failure;
   report();
 
