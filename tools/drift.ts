@@ -208,7 +208,8 @@ async function checkStack(
     say("the refresh preview failed");
     failure = `the refresh preview failed:\n${cause}`;
   }
-  extra = { ...extra, calls: await spentBy(plan.before, pacing, say) };
+  const calls = await spentBy(plan.before, pacing, say);
+  if (Object.keys(calls).length) extra = { ...extra, calls };
   if (failure) return report(failure);
   say(`${names.length} resources checked, ${drifts.length} drifted`);
   return report();
