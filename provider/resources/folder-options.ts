@@ -121,6 +121,8 @@ export const folderOptions = defineKind({
       if (taken.length > 0) {
         ctx.found(`its options (${taken.join(", ")})`, Object.fromEntries(taken.map((k) => [k, live[k]])));
       }
+      // taken over as declared already: nothing to write
+      if (!fresh && holds(live, managed(options))) return;
       await write(ctx, path, managed(options), live);
     });
     return {};

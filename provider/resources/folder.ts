@@ -79,6 +79,18 @@ async function move(ctx: KindContext, from: string, to: string): Promise<void> {
   await ctx.client.ops.rename({ query: { from, to } });
 }
 
+/** What is at `path`: a folder, a file or nothing, from the parent's listing, else `stat`. */
+async function lookFolder(ctx: KindContext, path: string): Promise<"folder" | "file" | "none"> {
+  const entry = await ctx.account.listings.lookup(path);
+  if (entry !== "stat") return entry === undefined ? "none" : entry.isDirectory ? "folder" : "file";
+  try {
+    return (await ctx.client.ops.stat({ query: { filename: path } })).isDirectory ? "folder" : "file";
+  } catch (err) {
+    if (err instanceof MediahostError && err.isNotFound) return "none";
+    throw err;
+  }
+}
+
 export const folder = defineKind({
   name: "Folder",
   inputs,
@@ -104,7 +116,18 @@ export const folder = defineKind({
     drift: "a deleted (or replaced-by-a-file) folder is reported gone",
   },
 
-  async create(ctx, { path, forceDestroy: _, adopt: __ }) {
+  async create(ctx, { path, forceDestroy: _, adopt }) {
+    // a folder the program expects to find (adopt) is looked up first, in its parent's listing
+    // shared with its siblings: taking over a tree costs a page per 100, not a mkdir and a stat each
+    if (adopt) {
+      const there = await lookFolder(ctx, path);
+      if (there === "file")
+        throw new ProviderError(`exists in account "${ctx.accountAlias}" as a file, not a folder`);
+      if (there === "folder") {
+        if (!treeOf(ctx.account).implicitParents.has(path)) ctx.found("the folder");
+        return { cdnUrl: await cdnUrl(ctx, path) };
+      }
+    }
     const made = await mkdirWithParents(ctx, path, true);
     if (made === "created") {
       treeOf(ctx.account).madeFresh(path);

@@ -153,7 +153,9 @@ export const pointOfInterest = defineKind({
   async create(ctx, point) {
     const found = (await readsOf(ctx).read(ctx, point.path))[point.name];
     if (found) ctx.found(`its point of interest "${point.name}"`, rect(found));
-    await setPoint(ctx, point.path, point.name, point);
+    // taken over where the program puts it already: nothing to write
+    const same = found && (["x", "y", "width", "height"] as const).every((k) => found[k] === point[k]);
+    if (!same) await setPoint(ctx, point.path, point.name, point);
     return {};
   },
 

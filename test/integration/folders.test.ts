@@ -61,6 +61,22 @@ describe.each(["200", "409"] as const)("Folder (mkdir of an existing path answer
     });
   });
 
+  it("adopts existing folders from their parent's listing: a page per 100 siblings, no mkdir or stat", async () => {
+    await h.api().ops.mkdir({ query: { dirname: "/tree" } });
+    const names = Array.from({ length: 120 }, (_, i) => `/tree/f${String(i).padStart(3, "0")}`);
+    for (const path of names) await h.api().ops.mkdir({ query: { dirname: path } });
+    // a new folder beside them is still one mkdir
+    h.configure();
+    h.mark();
+    const made = await Promise.all([
+      ...names.map((path) => h.create("Folder", { path, adopt: true })),
+      h.create("Folder", { path: "/tree/new", adopt: true }),
+    ]);
+    expect(made.map((m) => m.outs.__adopted !== undefined)).toEqual([...names.map(() => true), false]);
+    expect(h.calls()).toEqual({ token: 1, getAccount: 1, readdir: 2, mkdir: 1 });
+    expect(await paths()).toContain("/tree/new");
+  });
+
   it("adopts a parent it created itself for another folder in the same run", async () => {
     await h.create("Folder", { path: "/p/child" });
     await expect(h.create("Folder", { path: "/p" })).resolves.toMatchObject({ id: "/p" });
@@ -130,6 +146,21 @@ describe("FolderOptions", () => {
     // read, write, read back: the folder's other options survive whichever rule the service follows
     expect(h.calls()).toEqual({ getFolderOptions: 2, setFolderOptions: 1 });
     expect((await h.state()).options["/spins"]).toMatchObject({ scanSpins: true, allowListing: true });
+  });
+
+  it("takes over options set as declared already with one read and no write", async () => {
+    await h.api().ops.mkdir({ query: { dirname: "/kept" } });
+    await h.api().ops.setFolderOptions({ query: { filename: "/kept" }, body: { scanSpins: true } });
+    h.configure();
+    h.mark();
+    const { outs } = await h.create("FolderOptions", { path: "/kept", scanSpins: true, adopt: true });
+    expect(outs.__adopted).toEqual({ prior: { scanSpins: true } });
+    expect(h.calls()).toEqual({ token: 1, getAccount: 1, getFolderOptions: 1 });
+    // declared otherwise: the write, and its read-back
+    await h.api().ops.setFolderOptions({ query: { filename: "/kept" }, body: { scanSpins: false } });
+    h.mark();
+    await h.create("FolderOptions", { path: "/kept", scanSpins: true, adopt: true });
+    expect(h.calls()).toEqual({ getFolderOptions: 2, setFolderOptions: 1 });
   });
 });
 

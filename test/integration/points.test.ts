@@ -24,6 +24,7 @@ beforeEach(async () => {
 
 const points = (path: string) => h.api().ops.getPoi({ query: { filename: path } });
 const face = { path: "/p/a.jpg", name: "face", x: 0.1, y: 0.2, width: 0.3, height: 0.4 };
+const rectOf = ({ x, y, width, height }: typeof face) => ({ x, y, width, height });
 const logo = { path: "/p/a.jpg", name: "logo", x: 0.5, y: 0.5, width: 0.5, height: 0.5 };
 
 describe("PointOfInterest", () => {
@@ -107,6 +108,23 @@ describe("PointOfInterest", () => {
     expect((await points("/p/a.jpg")).face).toEqual({ x: 0.1, y: 0.2, width: 0.3, height: 0.4 });
     await h.destroy("PointOfInterest", adopted.id, adopted.outs);
     expect((await points("/p/a.jpg")).face).toEqual(theirs);
+  });
+
+  it("takes over a point where the program puts it already with the file's one read and no write", async () => {
+    await putFile(h.api(), "/p/a.jpg", "img");
+    await h.api().ops.setPoi({ query: { filename: "/p/a.jpg" }, body: { name: "face", ...rectOf(face) } });
+    await h.api().ops.setPoi({ query: { filename: "/p/a.jpg" }, body: { name: "logo", ...rectOf(face) } });
+    h.configure();
+    h.mark();
+    const [a, b] = await Promise.all([
+      h.create("PointOfInterest", { ...face, adopt: true }),
+      h.create("PointOfInterest", { ...face, name: "logo", adopt: true }),
+    ]);
+    expect([a?.outs.__adopted, b?.outs.__adopted]).toEqual([
+      { prior: rectOf(face) },
+      { prior: rectOf(face) },
+    ]);
+    expect(h.calls()).toEqual({ token: 1, getAccount: 1, getPoi: 1 });
   });
 
   it("imports by path#name", async () => {
