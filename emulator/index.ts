@@ -19,7 +19,7 @@ import { createTusServer } from "./tus";
 import type { VariantName } from "./variants";
 
 export { Control, type EmulatorState } from "./control";
-export { REAL_ACCOUNT_FILES } from "./real-account";
+export { planRealAccount, REAL_ACCOUNT_FILES } from "./real-account";
 export { VARIANT_NAMES, VARIANTS, type VariantName } from "./variants";
 
 export interface EmulatorOptions {
