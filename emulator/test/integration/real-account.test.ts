@@ -1,6 +1,9 @@
 // The real-size account (`realAccount`, `--real-account`) seen through the /v2 API with the
 // provider's client: its files, nested folders, listings that page, meta, points, folder options,
 // storage counts and image dimensions, and the system folders beside it.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { SYSTEM_FOLDERS } from "mediahost-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFolder, MediahostClient } from "../../../provider/client";
@@ -154,6 +157,31 @@ describe("a real-size account", () => {
       ).toHaveLength(300);
     } finally {
       await other.stop();
+    }
+  });
+
+  it("with --data, is seeded once: a restart keeps the account as it is, changes included", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "mediahost-real-"));
+    try {
+      const first = await startEmulator({ realAccount: 200, dataDir, log: () => {} });
+      const c = new MediahostClient({
+        baseUrl: first.url,
+        clientId: "demo-client",
+        clientSecret: "demo-secret",
+      });
+      await c.ops.deleteFile({ query: { filename: "/banner.jpg" } });
+      const before = first.control.state("demo").tree;
+      await first.stop();
+      const logged: string[] = [];
+      const again = await startEmulator({ realAccount: 200, dataDir, log: (m) => logged.push(m) });
+      try {
+        expect(again.control.state("demo").tree).toEqual(before);
+        expect(logged).toContain("--real-account: account demo already holds files; kept as it is");
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });
