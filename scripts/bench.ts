@@ -8,7 +8,8 @@
 //   npm run bench [-- --json] [--out report.json] [--sizes 10,100,500] [--latencies 0,50]
 //                 [--parallel P] [--skip-checkpoints-from N|never] [--files N|0] [--repeat R]
 //                 [--media N|0] [--faces ours,native] [--cpu-prof DIR]
-//   npm run bench -- --account real [--account-files N] [--faces ours,native] [--json] [--out FILE]
+//   npm run bench -- --account real [--account-files N] [--account-baseline] [--faces ours,native]
+//                    [--json] [--out FILE]
 //
 // With --files N (default 100), a second program of one Folder and N Files of 100 KB (each from a
 // local file) is run at 0 ms: up, preview --refresh, destroy, with calls beside their floor.
@@ -22,7 +23,8 @@
 // With --account real, instead of all that: an emulator account of real size (N files, default
 // 6,537, the live sample account's) taken over on each of --faces by mediahost-generate, (native)
 // pulumi import, up, preview --refresh and mediahost-drift, each step beside its floor and the
-// hourly rate-limit budgets (scripts/bench/real-run.ts).
+// hourly rate-limit budgets (scripts/bench/real-run.ts); with --account-baseline, the baseline
+// program of as many trivial resources beside them.
 //
 // Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
 import { spawnSync } from "node:child_process";
@@ -33,8 +35,8 @@ import { counterLimits } from "mediahost-contract";
 import { REAL_ACCOUNT_FILES, type RunningEmulator, startEmulator } from "mediahost-emulator";
 import { providerProfile, renderProfile } from "./bench/profile";
 import { ALIASES, MEDIA_FILE_BYTES } from "./bench/program";
-import { type RealAccountReport, renderReal } from "./bench/real-account";
-import { realAccountScenario } from "./bench/real-run";
+import { type RealAccountReport, type RealBaseline, renderBaseline, renderReal } from "./bench/real-account";
+import { realAccountScenario, realBaseline } from "./bench/real-run";
 import {
   type Calls,
   cpuText,
@@ -140,6 +142,8 @@ interface Options {
   cpuProf?: string;
   /** Files of the real-size account (`--account real`): that scenario alone runs. */
   realAccountFiles?: number;
+  /** With `--account real`: also the baseline program at the generated program's size. */
+  realBaseline: boolean;
 }
 
 /** The default plan: N=500 only at 50 ms, without per-step checkpoints. */
@@ -171,6 +175,7 @@ function options(argv: string[]): Options {
       "cpu-prof": { type: "string" },
       account: { type: "string" },
       "account-files": { type: "string", default: String(REAL_ACCOUNT_FILES) },
+      "account-baseline": { type: "boolean", default: false },
     },
   });
   if (values.account !== undefined && values.account !== "real")
@@ -197,6 +202,7 @@ function options(argv: string[]): Options {
     faces: faces as Face[],
     cpuProf: values["cpu-prof"],
     realAccountFiles: values.account === "real" ? one("account-files", values["account-files"]) : undefined,
+    realBaseline: values["account-baseline"],
   };
 }
 
@@ -225,8 +231,10 @@ async function realAccountMain(opts: Options, files: number): Promise<void> {
   const toolchain = await provisionToolchain();
   const ws = await createWorkspace(toolchain);
   const accounts: RealAccountReport[] = [];
+  let baseline: RealBaseline | undefined;
   try {
     for (const face of opts.faces) accounts.push(await realAccountScenario(toolchain, ws, face, files));
+    if (opts.realBaseline) baseline = await realBaseline(toolchain, ws, accounts[0]?.resources ?? 0);
   } finally {
     await ws.dispose();
   }
@@ -236,6 +244,7 @@ async function realAccountMain(opts: Options, files: number): Promise<void> {
     command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
     totalSeconds: seconds,
     accounts,
+    baseline,
   };
   progress(`done in ${seconds} s`);
   if (opts.out) writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
@@ -243,7 +252,8 @@ async function realAccountMain(opts: Options, files: number): Promise<void> {
     opts.json
       ? `${JSON.stringify(report, null, 2)}\n`
       : `pulumi-mediahost benchmark, a real account, ${report.date}, total ${seconds} s\n` +
-          accounts.map((a) => renderReal(a, diffCalls)).join(""),
+          accounts.map((a) => renderReal(a, diffCalls)).join("") +
+          (baseline ? renderBaseline(baseline, accounts) : ""),
   );
 }
 

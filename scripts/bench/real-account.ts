@@ -217,6 +217,28 @@ export interface RealAccountReport {
   steps: Partial<Record<RealStep, RealStepResult>>;
 }
 
+/** The bench's trivial dynamic resources at the generated program's size (scripts/bench/program.ts). */
+export interface RealBaseline {
+  resources: number;
+  up: { ms: number; providerRssBytes: number; cpu?: CpuSeconds };
+  previewRefresh: { ms: number; providerRssBytes: number; cpu?: CpuSeconds };
+}
+
+/** The baseline's line: its times, and each face's against them. */
+export function renderBaseline(b: RealBaseline, accounts: RealAccountReport[]): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const ratio = (step: "up" | "previewRefresh") =>
+    accounts
+      .filter((a) => a.steps[step])
+      .map((a) => `${a.face} ${((a.steps[step] as RealStepResult).ms / b[step].ms).toFixed(2)}`)
+      .join(", ");
+  return (
+    `\nBaseline: the bench's trivial dynamic resources (0 ms), ${b.resources} of them: up ${s(b.up.ms)} ` +
+    `(against it: ${ratio("up")}), preview --refresh ${s(b.previewRefresh.ms)} (${ratio("previewRefresh")}); ` +
+    `provider RSS ${(Math.max(b.up.providerRssBytes, b.previewRefresh.providerRssBytes) / 1048576).toFixed(0)} MiB\n`
+  );
+}
+
 const percent = (x: number) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`;
 
 /** The share of each counter a step used, as `counter calls (share)`. */

@@ -10,6 +10,7 @@ import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { counterLimits } from "mediahost-contract";
 import { planRealAccount, type RunningEmulator, startEmulator } from "mediahost-emulator";
+import { ALIASES } from "./program";
 import {
   budgetShares,
   censusOf,
@@ -18,6 +19,7 @@ import {
   importCensusOf,
   REAL_STEP_LABEL,
   type RealAccountReport,
+  type RealBaseline,
   type RealStep,
   realFloor,
 } from "./real-account";
@@ -223,6 +225,45 @@ export async function realAccountScenario(
   } finally {
     await emulator.stop();
   }
+}
+
+/**
+ * The bench's baseline program (trivial dynamic resources that only wait, here 0 ms: the engine,
+ * the program and the dynamic provider's own cost) with as many resources as the generated
+ * program, or the next size up: `up` and `preview --refresh`, in the bench's project.
+ */
+export async function realBaseline(
+  toolchain: Toolchain,
+  ws: Workspace,
+  resources: number,
+): Promise<RealBaseline> {
+  const n = Math.ceil((resources - 1 - ALIASES) / 3);
+  const stack = "real-baseline";
+  await runPulumi(toolchain, ws, ["stack", "init", stack]);
+  await runPulumi(toolchain, ws, [
+    "config",
+    "set-all",
+    "--stack",
+    stack,
+    "--plaintext",
+    `bench:n=${n}`,
+    "--plaintext",
+    "bench:mode=baseline",
+  ]);
+  const env = { BENCH_LATENCY_MS: "0", PULUMI_SKIP_CHECKPOINTS: "true" };
+  progress(`real-baseline: up of ${3 * n + 1 + ALIASES} trivial resources`);
+  const up = await runPulumi(toolchain, ws, ["up", "--yes", "--skip-preview", "--stack", stack], env);
+  progress(`  ${(up.ms / 1000).toFixed(1)} s; preview --refresh`);
+  const refresh = await runPulumi(
+    toolchain,
+    ws,
+    ["preview", "--refresh", "--expect-no-changes", "--stack", stack],
+    env,
+  );
+  progress(`  ${(refresh.ms / 1000).toFixed(1)} s`);
+  await runPulumi(toolchain, ws, ["stack", "rm", "--yes", "--force", "--stack", stack]);
+  const step = (r: RunResult) => ({ ms: Math.round(r.ms), providerRssBytes: r.providerRss, cpu: r.cpu });
+  return { resources: 3 * n + 1 + ALIASES, up: step(up), previewRefresh: step(refresh) };
 }
 
 async function stackWithCredentials(

@@ -10,7 +10,9 @@ import {
   importCensusOf,
   pagesOf,
   REAL_STEPS,
+  type RealAccountReport,
   realFloor,
+  renderBaseline,
 } from "../../scripts/bench/real-account";
 
 const dir = (path: string) => ({ path, isDirectory: true });
@@ -131,5 +133,22 @@ describe("rate-limit counters", () => {
     expect(shares["rest:global"]).toBeCloseTo(20302 / 7000);
     expect(shares["rest:post:account"]).toBeCloseTo(1 / 50);
     expect(shares).not.toHaveProperty("not-a-counter");
+  });
+});
+
+describe("the baseline line", () => {
+  it("sets each face's time against the trivial resources' of the same size", () => {
+    const step = (ms: number) => ({ ms, providerRssBytes: 0 });
+    const face = (name: "ours" | "native", up: number, refresh: number) =>
+      ({
+        face: name,
+        steps: { up: { ...step(up) }, previewRefresh: { ...step(refresh) } },
+      }) as unknown as RealAccountReport;
+    const line = renderBaseline({ resources: 9735, up: step(100_000), previewRefresh: step(50_000) }, [
+      face("ours", 200_000, 100_000),
+      face("native", 150_000, 75_000),
+    ]);
+    expect(line).toContain("9735 of them: up 100.0 s (against it: ours 2.00, native 1.50)");
+    expect(line).toContain("preview --refresh 50.0 s (ours 2.00, native 1.50)");
   });
 });
