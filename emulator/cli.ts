@@ -5,16 +5,20 @@
 // (exit 0).
 import { parseArgs } from "node:util";
 import type { Credentials } from "./accounts";
-import { type EmulatorOptions, startEmulator } from "./index";
+import { type EmulatorOptions, REAL_ACCOUNT_FILES, startEmulator } from "./index";
 import { isVariant, VARIANT_NAMES, type VariantName, variantHelp } from "./variants";
 
 const USAGE = `usage: mediahost-emulator [--host 127.0.0.1] [--port 0] [--client-id ID] [--client-secret SECRET]
   [--alias NAME] [--account ALIAS=ID:SECRET ...] [--data DIR] [--latency-ms N] [--latency-jitter-ms N]
   [--fault-rate P] [--drop-rate P] [--seed N] [--variant NAME ...] [--token-ttl S]
-  [--allow-host NAME ...] [--control-token TOKEN]
+  [--allow-host NAME ...] [--control-token TOKEN] [--real-account FILES]
   (--aliases-update replace and --mkdir-exists 409 are the variants aliases-replace and mkdir-exists-409)`;
 
 const HELP = `${USAGE}
+
+--real-account FILES fills the default account with a real-size account of FILES files in nested
+folders (${REAL_ACCOUNT_FILES} is the live sample account's size), a third with meta, some with points of
+interest, options and meta on some folders (emulator/real-account.ts).
 
 --variant NAME (repeatable) answers one fact that docs/api.md marks [likely] or [unknown] the other
 way a real service plausibly could:
@@ -42,6 +46,12 @@ function account(spec: string): Credentials {
   const m = /^([^=]+)=([^:]+):(.*)$/.exec(spec);
   if (!m) fail(`--account must look like ALIAS=ID:SECRET, got "${spec}"`);
   return { alias: m[1] as string, clientId: m[2] as string, clientSecret: m[3] as string };
+}
+
+function files(raw: string | undefined): number | undefined {
+  const n = number("real-account", raw, 0, 1_000_000);
+  if (n !== undefined && !Number.isInteger(n)) fail("--real-account must be a whole number of files");
+  return n;
 }
 
 function controlToken(raw: string | undefined): string | undefined {
@@ -74,6 +84,7 @@ export function parseCli(argv: string[]): EmulatorOptions {
         "token-ttl": { type: "string" },
         "allow-host": { type: "string", multiple: true },
         "control-token": { type: "string" },
+        "real-account": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -116,6 +127,7 @@ export function parseCli(argv: string[]): EmulatorOptions {
     tokenTtlSeconds: number("token-ttl", str("token-ttl"), 1),
     allowHosts: values["allow-host"] as string[] | undefined,
     controlToken: controlToken(str("control-token")),
+    realAccount: files(str("real-account")),
   };
   // undefined means "the default": drop the keys not given
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as EmulatorOptions;

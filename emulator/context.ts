@@ -33,6 +33,8 @@ export class Context {
   apiCalls = 0;
   /** http://host:port, known once listening. */
   baseUrl = "";
+  /** What a reset lays into the accounts after the system folders (`--real-account`). */
+  initialContent?: () => Promise<void>;
 
   constructor(
     blobs: BlobStore,
@@ -112,6 +114,7 @@ export class Context {
       time: Date.now(),
       system: true,
     });
+    await this.initialContent?.();
     this.jobs.clear();
     this.log.clear();
   }

@@ -11,12 +11,15 @@ import { Control } from "./control";
 import { Faults } from "./faults";
 import { CONSOLE_PATH, ControlGuard, isWildcard, urlHost } from "./guard";
 import { signingKey, WriteAheadLog } from "./persistence";
+import { seedRealAccount } from "./real-account";
 import { buildServer } from "./server";
 import { World } from "./state";
+import { isSystemFolder } from "./system";
 import { createTusServer } from "./tus";
 import type { VariantName } from "./variants";
 
 export { Control, type EmulatorState } from "./control";
+export { planRealAccount, REAL_ACCOUNT_FILES } from "./real-account";
 export { VARIANT_NAMES, VARIANTS, type VariantName } from "./variants";
 
 export interface EmulatorOptions {
@@ -53,6 +56,12 @@ export interface EmulatorOptions {
    * emulator listens beyond loopback, and none is required on loopback.
    */
   controlToken?: string;
+  /**
+   * Fill the primary account with a real-size account of this many files (emulator/real-account.ts;
+   * 6,537 is the live sample account's size), at start when it holds nothing beyond the system
+   * folders, and after every reset.
+   */
+  realAccount?: number;
   /** Where diagnostics go (default stderr). */
   log?: (message: string) => void;
 }
@@ -86,6 +95,12 @@ function accountsOf(options: EmulatorOptions): Credentials[] {
     if (clash) throw new Error(`accounts ${clash.alias} and ${a.alias} share an alias or a client id`);
   }
   return all;
+}
+
+/** True when the account's root holds the system folders and nothing else. */
+function holdsOnlySystemFolders(world: World, alias: string): boolean {
+  const root = world.account(alias)?.tree.root;
+  return [...(root?.children.keys() ?? [])].every((name) => isSystemFolder(`/${name}`));
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -123,6 +138,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (!a || a.clientId !== creds.clientId || a.clientSecret !== creds.clientSecret) {
       await ctx.store.commit({ type: "addAccount", creds, time: Date.now(), system: true });
     }
+  }
+  if (options.realAccount !== undefined) {
+    const files = options.realAccount;
+    const alias = (accounts[0] as Credentials).alias;
+    ctx.initialContent = () => seedRealAccount(ctx.store, alias, files).then(() => undefined);
+    // with --data a restart finds the account seeded already (or changed since): kept as it is
+    if (holdsOnlySystemFolders(world, alias)) await ctx.initialContent();
+    else log(`--real-account: account ${alias} already holds files; kept as it is`);
   }
   if (blobs instanceof DiskBlobStore) await blobs.collectOrphans();
 

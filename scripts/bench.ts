@@ -8,6 +8,8 @@
 //   npm run bench [-- --json] [--out report.json] [--sizes 10,100,500] [--latencies 0,50]
 //                 [--parallel P] [--skip-checkpoints-from N|never] [--files N|0] [--repeat R]
 //                 [--media N|0] [--faces ours,native] [--cpu-prof DIR]
+//   npm run bench -- --account real [--account-files N] [--account-baseline] [--faces ours,native]
+//                    [--json] [--out FILE]
 //
 // With --files N (default 100), a second program of one Folder and N Files of 100 KB (each from a
 // local file) is run at 0 ms: up, preview --refresh, destroy, with calls beside their floor.
@@ -18,18 +20,27 @@
 // ratio taken within its round). With --cpu-prof DIR, every step of our faces runs under
 // `node --cpu-prof` and the provider process's hottest functions are printed (docs/benchmark.md).
 //
+// With --account real, instead of all that: an emulator account of real size (N files, default
+// 6,537, the live sample account's) taken over on each of --faces by mediahost-generate, (native)
+// pulumi import, up, preview --refresh and mediahost-drift, each step beside its floor and the
+// hourly rate-limit budgets (scripts/bench/real-run.ts); with --account-baseline, the baseline
+// program of as many trivial resources beside them.
+//
 // Progress goes to stderr, the table (or, with --json, the JSON report) to stdout.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { counterLimits } from "mediahost-contract";
-import { type RunningEmulator, startEmulator } from "mediahost-emulator";
+import { REAL_ACCOUNT_FILES, type RunningEmulator, startEmulator } from "mediahost-emulator";
 import { providerProfile, renderProfile } from "./bench/profile";
 import { ALIASES, MEDIA_FILE_BYTES } from "./bench/program";
+import { type RealAccountReport, type RealBaseline, renderBaseline, renderReal } from "./bench/real-account";
+import { realAccountScenario, realBaseline } from "./bench/real-run";
 import {
   type Calls,
   cpuText,
+  diffCalls,
   type Face,
   FILE_STEPS,
   type FilesReport,
@@ -129,6 +140,10 @@ interface Options {
   faces: Face[];
   /** Where to write CPU profiles of our faces' steps (none: no profiling). */
   cpuProf?: string;
+  /** Files of the real-size account (`--account real`): that scenario alone runs. */
+  realAccountFiles?: number;
+  /** With `--account real`: also the baseline program at the generated program's size. */
+  realBaseline: boolean;
 }
 
 /** The default plan: N=500 only at 50 ms, without per-step checkpoints. */
@@ -158,8 +173,13 @@ function options(argv: string[]): Options {
       repeat: { type: "string", default: "1" },
       faces: { type: "string", default: "ours,native" },
       "cpu-prof": { type: "string" },
+      account: { type: "string" },
+      "account-files": { type: "string", default: String(REAL_ACCOUNT_FILES) },
+      "account-baseline": { type: "boolean", default: false },
     },
   });
+  if (values.account !== undefined && values.account !== "real")
+    throw new Error(`--account: the one account the bench knows is "real", got "${values.account}"`);
   const one = (flag: string, value: string) => numbers(flag, value)[0] as number;
   const latencies = values.latencies === undefined ? undefined : numbers("latencies", values.latencies);
   const skip = values["skip-checkpoints-from"];
@@ -181,6 +201,8 @@ function options(argv: string[]): Options {
     repeat,
     faces: faces as Face[],
     cpuProf: values["cpu-prof"],
+    realAccountFiles: values.account === "real" ? one("account-files", values["account-files"]) : undefined,
+    realBaseline: values["account-baseline"],
   };
 }
 
@@ -202,8 +224,42 @@ function countCalls(
   return { calls, next, accountWritesAtMs };
 }
 
+/** `--account real`: the real-size account on each face, and its report. */
+async function realAccountMain(opts: Options, files: number): Promise<void> {
+  const started = performance.now();
+  progress("provisioning the Pulumi CLI (cached after the first build)");
+  const toolchain = await provisionToolchain();
+  const ws = await createWorkspace(toolchain);
+  const accounts: RealAccountReport[] = [];
+  let baseline: RealBaseline | undefined;
+  try {
+    for (const face of opts.faces) accounts.push(await realAccountScenario(toolchain, ws, face, files));
+    if (opts.realBaseline) baseline = await realBaseline(toolchain, ws, accounts[0]?.resources ?? 0);
+  } finally {
+    await ws.dispose();
+  }
+  const seconds = Math.round((performance.now() - started) / 1000);
+  const report = {
+    date: new Date().toISOString(),
+    command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
+    totalSeconds: seconds,
+    accounts,
+    baseline,
+  };
+  progress(`done in ${seconds} s`);
+  if (opts.out) writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(
+    opts.json
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : `pulumi-mediahost benchmark, a real account, ${report.date}, total ${seconds} s\n` +
+          accounts.map((a) => renderReal(a, diffCalls)).join("") +
+          (baseline ? renderBaseline(baseline, accounts) : ""),
+  );
+}
+
 async function main(): Promise<void> {
   const opts = options(process.argv.slice(2));
+  if (opts.realAccountFiles !== undefined) return realAccountMain(opts, opts.realAccountFiles);
   const started = performance.now();
   progress("provisioning the Pulumi CLI (cached after the first build)");
   const toolchain = await provisionToolchain();

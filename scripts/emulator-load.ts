@@ -6,7 +6,9 @@
 // whether anything accumulates (RSS also includes heap V8 has not given back yet).
 // MEDIAHOST_EMULATOR_CLI=<path of another build's cli.js> measures that build's CLI instead (run
 // without --expose-gc then: the in-process pass always runs this build). `--startup-runs N` takes
-// the start-up median over N starts (default 3); `--startup-only` stops after it.
+// the start-up median over N starts (default 3); `--startup-only` stops after it. `--real-account
+// N` starts the CLI with that real-size account (its seeding counts in the start-up) and reports
+// its RSS once started: `--startup-only --real-account 50000` checks that 50,000 files seed here.
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { startEmulator } from "mediahost-emulator";
@@ -24,15 +26,23 @@ function rss(pid: number): number {
 /** `--startup-runs N` (default 3): how many starts the start-up median is taken over. */
 const STARTUP_RUNS = Number(process.argv[process.argv.indexOf("--startup-runs") + 1]) || 3;
 
-async function startupMs(): Promise<number> {
+/** `--real-account N`: the CLI's flag, passed on as given. */
+const at = process.argv.indexOf("--real-account");
+const REAL_ACCOUNT = at >= 0 ? ["--real-account", process.argv[at + 1] as string] : [];
+
+/** The median start-up, and the largest RSS a started CLI had (a second after its start). */
+async function startup(): Promise<{ ms: number; rss: number }> {
   const times: number[] = [];
+  let most = 0;
   for (let i = 0; i < STARTUP_RUNS; i++) {
     const t0 = performance.now();
-    const emu = await spawnEmulator(["--port", "0"]);
+    const emu = await spawnEmulator(["--port", "0", ...REAL_ACCOUNT], 120_000);
     times.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 1000));
+    most = Math.max(most, rss(emu.process.pid as number));
     await emu.stop();
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] as number;
+  return { ms: times.sort((a, b) => a - b)[Math.floor(times.length / 2)] as number, rss: most };
 }
 
 /** A token, and the global counter lifted: 7,000 an hour would stop the run in seconds. */
@@ -66,8 +76,10 @@ async function rounds(url: string, memory: () => string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const started = await startup();
   console.log(
-    `start-up, spawn to "listening on" (median of ${STARTUP_RUNS}): ${(await startupMs()).toFixed(0)} ms`,
+    `start-up${REAL_ACCOUNT.length ? ` with --real-account ${REAL_ACCOUNT[1]}` : ""}, spawn to "listening on" ` +
+      `(median of ${STARTUP_RUNS}): ${started.ms.toFixed(0)} ms; RSS a second after: at most ${mib(started.rss)}`,
   );
   // `--startup-only`: no load rounds
   if (process.argv.includes("--startup-only")) return;

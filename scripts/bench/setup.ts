@@ -135,14 +135,27 @@ export function runPulumi(
   ws: Workspace,
   args: string[],
   extraEnv: Record<string, string> = {},
+  cwd = ws.projectDir,
+): Promise<RunResult> {
+  return runMeasured(toolchain.pulumi, [...args, "--non-interactive", "--color", "never"], cwd, {
+    ...ws.env,
+    ...extraEnv,
+  });
+}
+
+/**
+ * Runs a command (the CLI, or a tool that runs it) and samples the provider processes below it
+ * for RSS and every process for CPU meanwhile; rejects with its output on another exit status.
+ */
+export function runMeasured(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
 ): Promise<RunResult> {
   return new Promise((res, rej) => {
     const t0 = performance.now();
-    const child = spawn(toolchain.pulumi, [...args, "--non-interactive", "--color", "never"], {
-      cwd: ws.projectDir,
-      env: { ...ws.env, ...extraEnv },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;
@@ -160,7 +173,7 @@ export function runPulumi(
       const ms = performance.now() - t0;
       clearInterval(timer);
       if (code === 0) res({ ms, stdout: out, providerRss: peak, cpu: cpuSeconds(cpu) });
-      else rej(new Error(`pulumi ${args.join(" ")} exited with ${code}:\n${out.slice(-4000)}`));
+      else rej(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${out.slice(-4000)}`));
     });
   });
 }

@@ -67,4 +67,18 @@ describe("emulator command line", () => {
       await emu.stop();
     }
   });
+
+  it("--real-account N seeds the account with N files beside the system folders, and refuses what is not a count", async () => {
+    const bad = await cli(["--real-account", "1.5"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--real-account must be a whole number of files/);
+    const emu = await startEmulator(["--real-account", "250"]);
+    try {
+      const storage = await new Client(emu.url).call("GET", "/v2/account/storage");
+      // the system folders hold 5 files of their own
+      expect(storage.body).toEqual(expect.objectContaining({ files: 255 }));
+    } finally {
+      await emu.stop();
+    }
+  });
 });
