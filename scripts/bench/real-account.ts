@@ -135,6 +135,8 @@ export function realFloor(step: RealStep, c: AccountCensus, imported?: ImportCen
         getMeta: folders.length + c.files + c.profiles,
         getPoi: c.files + c.profiles,
         download: c.files + c.profiles,
+        // the reads are planned against the account's rate budget first (tools/lib/pacer.ts)
+        getLimits: 1,
       };
     case "import": {
       const k = imported?.byKind ?? {};
@@ -159,6 +161,9 @@ export function realFloor(step: RealStep, c: AccountCensus, imported?: ImportCen
         getFolderOptions: c.optionFolders,
         getMeta: c.metaFiles + c.metaFolders,
         getPoi: c.pointFiles,
+        // mediahost-drift reads the counters before the check (its plan) and after (what it cost),
+        // with a token of its own
+        ...(step === "drift" ? { token: 2, getLimits: 2 } : {}),
       };
   }
 }
