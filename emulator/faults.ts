@@ -2,6 +2,7 @@
 // 500, 503 or a dropped connection, lost responses after an operation was applied, and a window
 // of maintenance (every call refused with 503 and a `Retry-After`). Every random choice comes
 // from one seeded generator, so a run is repeatable.
+import { generator } from "./random";
 
 export interface FaultSettings {
   /** Share (0..1) of /v2 requests answered with 500, 503 or a dropped connection. */
@@ -30,18 +31,6 @@ export interface Unavailable {
   seconds: number;
   retryAfter: "seconds" | "date" | "none";
   on: "any" | "write";
-}
-
-/** mulberry32: small, fast and good enough to pick faults. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class Faults {

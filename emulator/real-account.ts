@@ -9,6 +9,7 @@
 import { crc32 } from "node:zlib";
 import { joinPath } from "mediahost-contract";
 import { fileContent } from "./media";
+import { generator } from "./random";
 import type { Store } from "./state";
 import type { FolderOptions, PointOfInterest } from "./tree";
 
@@ -38,18 +39,6 @@ export interface AccountPlan {
   /** Parents before children. */
   folders: PlannedFolder[];
   files: PlannedFile[];
-}
-
-/** mulberry32: a small generator whose sequence is the same on every machine. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const TOP = [

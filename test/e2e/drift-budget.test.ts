@@ -3,34 +3,18 @@
 // fleet run with --budget ends with its report (exit 3, what was left named), never with a 429;
 // without --budget a check that does not fit is not started, and says so in one line; after the
 // counter frees up, the next run with the same --resume file checks what was left first.
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { type DriftSites, driftSites } from "./helpers/drift-sites";
 import { DEMO_CLIENT } from "./helpers/project";
-import {
-  createTemporaryBackend,
-  pulumiCommand,
-  repoRoot,
-  type TemporaryBackend,
-  toolchainForTests,
-} from "./helpers/toolchain";
+import { toolchainForTests } from "./helpers/toolchain";
 
-const DRIFT_BIN = join(repoRoot, "dist/tools/drift.js");
-const NODE = join(repoRoot, "node_modules/.bin/node");
-const workDir = join(repoRoot, "examples/drift-ci");
 const EU = { alias: "eu", clientId: "eu-client", clientSecret: "eu-secret-budget" };
 /** The demo account's rest:global limit in this test: its reserve is 5 + 1% = 6 calls. */
 const LIMIT = 100;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 interface Report {
   stack: string;
@@ -46,21 +30,11 @@ describe("mediahost-drift within the hour's rate budget", async () => {
   if (!toolchain) return void it.skip("needs the Pulumi toolchain");
 
   let emulator: RunningEmulator;
-  let backend: TemporaryBackend;
+  let sites: DriftSites;
   let out: string;
-  const stacks: Stack[] = [];
   const suffix = Math.random().toString(16).slice(2, 8);
   const names = { a: `site-a-${suffix}`, b: `site-b-${suffix}`, c: `site-c-${suffix}` };
-
-  const drift = (args: string[]) =>
-    new Promise<Run>((resolve) => {
-      execFile(
-        NODE,
-        [DRIFT_BIN, "--cwd", workDir, "--backend-url", backend.backendUrl, ...args],
-        { env: { ...toolchain.env, ...backend.envVars }, maxBuffer: 16 << 20 },
-        (err, stdout, stderr) => resolve({ code: err ? ((err.code as number) ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const drift = (args: string[]) => sites.drift(args);
   /** Leaves `calls` for the demo account to spend beyond its reserve. */
   const leave = (calls: number) =>
     emulator.control.setLimit({ counter: "rest:global", limit: LIMIT, used: LIMIT - 6 - calls });
@@ -69,34 +43,20 @@ describe("mediahost-drift within the hour's rate budget", async () => {
 
   beforeAll(async () => {
     emulator = await startEmulator({ log: () => {}, accounts: [EU] });
-    backend = await createTemporaryBackend();
     out = await mkdtemp(join(tmpdir(), "mediahost-drift-budget-"));
-    const site = async (name: string, site: string, creds: { clientId: string; clientSecret: string }) => {
-      const stack = await LocalWorkspace.createOrSelectStack(
-        { stackName: name, workDir },
-        { pulumiCommand: await pulumiCommand(toolchain), envVars: { ...toolchain.env, ...backend.envVars } },
-      );
-      await stack.setAllConfig({
-        "mediahost:baseUrl": { value: emulator.url },
-        "mediahost:clientId": { value: creds.clientId },
-        "mediahost:clientSecret": { value: creds.clientSecret, secret: true },
-        site: { value: site },
-        manageSettings: { value: "false" },
-      });
-      const up = await stack.up();
-      expect(up.summary.result).toBe("succeeded");
-      stacks.push(stack);
-    };
     // two sites on the demo account, one on the eu account; each refresh needs 4 calls
-    await site(names.a, "alpha", DEMO_CLIENT);
-    await site(names.b, "beta", DEMO_CLIENT);
-    await site(names.c, "gamma", EU);
+    sites = await driftSites(
+      toolchain,
+      emulator.url,
+      [
+        { name: names.a, site: "alpha", credentials: DEMO_CLIENT },
+        { name: names.b, site: "beta", credentials: DEMO_CLIENT },
+        { name: names.c, site: "gamma", credentials: EU },
+      ].map((s) => ({ ...s, settings: false })),
+    );
   });
   afterAll(async () => {
-    for (const stack of stacks)
-      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => {});
-    for (const name of Object.values(names)) await rm(join(workDir, `Pulumi.${name}.yaml`), { force: true });
-    await backend?.dispose();
+    await sites?.dispose();
     await emulator?.stop();
     if (out) await rm(out, { recursive: true, force: true });
   });

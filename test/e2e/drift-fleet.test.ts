@@ -2,90 +2,44 @@
 // site) over two accounts, checked in one run. One stack drifts: exit 2, one summary, the drift in
 // every format (JUnit XML: the drifted resource a failed test). Then one stack cannot be checked
 // (credentials rotated; a config that cannot be decrypted): exit 1, and the others still reported.
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
+import { type DriftRun, type DriftSites, driftSites, DRIFT_CI as workDir } from "./helpers/drift-sites";
 import { DEMO_CLIENT } from "./helpers/project";
-import {
-  createTemporaryBackend,
-  pulumiCommand,
-  repoRoot,
-  type TemporaryBackend,
-  toolchainForTests,
-} from "./helpers/toolchain";
+import { toolchainForTests } from "./helpers/toolchain";
 
-const DRIFT_BIN = join(repoRoot, "dist/tools/drift.js");
-const NODE = join(repoRoot, "node_modules/.bin/node");
-const workDir = join(repoRoot, "examples/drift-ci");
 const EU = { alias: "eu", clientId: "eu-client", clientSecret: "eu-secret-fleet" };
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe("mediahost-drift over three stacks and two accounts", async () => {
   const toolchain = await toolchainForTests();
   if (!toolchain) return void it.skip("needs the Pulumi toolchain");
 
   let emulator: RunningEmulator;
-  let backend: TemporaryBackend;
+  let sites: DriftSites;
+  let stacks: Stack[];
   let out: string;
-  const stacks: Stack[] = [];
   const suffix = Math.random().toString(16).slice(2, 8);
   const names = { a: `site-a-${suffix}`, b: `site-b-${suffix}`, c: `site-c-${suffix}` };
-
-  const drift = (args: string[]) =>
-    new Promise<Run>((resolve) => {
-      execFile(
-        NODE,
-        [DRIFT_BIN, "--cwd", workDir, "--backend-url", backend.backendUrl, ...args],
-        { env: { ...toolchain.env, ...backend.envVars }, maxBuffer: 16 << 20 },
-        (err, stdout, stderr) => resolve({ code: err ? ((err.code as number) ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const drift = (args: string[]): Promise<DriftRun> => sites.drift(args);
 
   beforeAll(async () => {
     emulator = await startEmulator({ log: () => {}, accounts: [EU] });
-    backend = await createTemporaryBackend();
     out = await mkdtemp(join(tmpdir(), "mediahost-drift-fleet-"));
-    const site = async (
-      name: string,
-      site: string,
-      creds: { clientId: string; clientSecret: string },
-      settings: boolean,
-    ) => {
-      const stack = await LocalWorkspace.createOrSelectStack(
-        { stackName: name, workDir },
-        { pulumiCommand: await pulumiCommand(toolchain), envVars: { ...toolchain.env, ...backend.envVars } },
-      );
-      await stack.setAllConfig({
-        "mediahost:baseUrl": { value: emulator.url },
-        "mediahost:clientId": { value: creds.clientId },
-        "mediahost:clientSecret": { value: creds.clientSecret, secret: true },
-        site: { value: site },
-        manageSettings: { value: String(settings) },
-      });
-      const up = await stack.up();
-      expect(up.summary.result).toBe("succeeded");
-      stacks.push(stack);
-    };
     // two sites on the demo account (one manages its settings), one on the eu account
-    await site(names.a, "alpha", DEMO_CLIENT, true);
-    await site(names.b, "beta", DEMO_CLIENT, false);
-    await site(names.c, "gamma", EU, true);
+    sites = await driftSites(toolchain, emulator.url, [
+      { name: names.a, site: "alpha", credentials: DEMO_CLIENT, settings: true },
+      { name: names.b, site: "beta", credentials: DEMO_CLIENT, settings: false },
+      { name: names.c, site: "gamma", credentials: EU, settings: true },
+    ]);
+    stacks = sites.stacks;
   });
   afterAll(async () => {
-    for (const stack of stacks)
-      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => {});
-    for (const name of Object.values(names)) await rm(join(workDir, `Pulumi.${name}.yaml`), { force: true });
-    await backend?.dispose();
+    await sites?.dispose();
     await emulator?.stop();
     if (out) await rm(out, { recursive: true, force: true });
   });

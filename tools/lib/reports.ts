@@ -96,9 +96,10 @@ export function totalCalls(reports: { calls?: AccountCalls }[]): AccountCalls {
   const total: AccountCalls = {};
   for (const r of reports)
     for (const [account, counters] of Object.entries(r.calls ?? {})) {
-      const sum = (total[account] ??= {});
+      const sum = total[account] ?? {};
       for (const [name, c] of Object.entries(counters))
         sum[name] = { calls: (sum[name]?.calls ?? 0) + c.calls, limit: c.limit };
+      total[account] = sum;
     }
   return total;
 }
