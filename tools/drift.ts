@@ -5,9 +5,11 @@
 // Runs a refresh preview (`pulumi refresh --preview-only`, nothing is written) of each stack
 // through the Automation API, and compares, for every resource the refresh would change, the
 // state before with what the provider read from the account. Several stacks run with bounded
-// concurrency, stacks of one account taking turns (tools/lib/fleet.ts). Prints one report
-// (table, JSON, JUnit XML or Markdown) on stdout, progress on stderr. Exit 0: no drift; 2: drift
-// in any stack; 1: an error in any stack (the others are still reported).
+// concurrency, stacks of one account taking turns (tools/lib/fleet.ts). Each check is planned
+// against the account's rate budget first, and its cost read after (tools/lib/paced-check.ts).
+// Prints one report (table, JSON, JUnit XML or Markdown) on stdout, progress on stderr. Exit 0: no
+// drift; 2: drift in any stack; 1: an error in any stack (the others are still reported); 3: a
+// --budget left resources for the next run, with no drift in what was checked.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
