@@ -46,10 +46,15 @@ export async function runPaced(
   const needed = work.reduce((sum, w) => sum + w.calls, 0);
   if (needed === 0) return;
   const read = async () => (await client.ops.getLimits())[GLOBAL_COUNTER];
-  let counter = await read();
+  let counter: Counter | undefined;
+  try {
+    counter = await read();
+  } catch (err) {
+    options.say(`warning: the account's rate-limit counters could not be read (${(err as Error).message})`);
+  }
   if (!counter) {
-    // a service that reports no counter: nothing to plan with
-    await Promise.all(work.map((w) => w.run()));
+    // nothing to plan with: the reads go as they always did
+    await inFlight(work, options.concurrency);
     return;
   }
   const line = budgetLine(needed, counter);
