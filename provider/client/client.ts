@@ -666,13 +666,13 @@ function isTimeout(err: unknown): boolean {
   return name === "TimeoutError" || name === "AbortError";
 }
 
-/** A call as `call` works with it: its contract, its policy and its validated parts. */
 /** The counters a call counts on (docs/api.md#rate-limits). */
 const countersOf = (call: PreparedCall): string[] => [
   GLOBAL_COUNTER,
   ...(call.spec.counters?.({ query: call.query, body: call.body }) ?? []),
 ];
 
+/** A call as `call` works with it: its contract, its policy and its validated parts. */
 interface PreparedCall {
   name: OperationName;
   spec: OperationSpec;
