@@ -62,6 +62,9 @@ describe("mediahost-drift within the hour's rate budget", async () => {
   });
 
   const resumeFile = () => join(out, "drift-resume.json");
+  /** The fleet's nightly check: every stack, the whole hour's budget, what was left carried on. */
+  const budgetRun = (...args: string[]) =>
+    drift(["--all-stacks", "--budget", "100", "--resume", resumeFile(), ...args]);
   const leftInFile = async () =>
     (JSON.parse(await readFile(resumeFile(), "utf8")) as { left: Record<string, string[]> }).left;
 
@@ -69,15 +72,7 @@ describe("mediahost-drift within the hour's rate budget", async () => {
     // room for one site's refresh (4 calls), half of another's, and the check's reads of the counters
     leave(9);
     const since = emulator.control.requests(0).next;
-    const run = await drift([
-      "--all-stacks",
-      "--budget",
-      "100",
-      "--resume",
-      resumeFile(),
-      "--format",
-      "json",
-    ]);
+    const run = await budgetRun("--format", "json");
     expect(run.code, run.stderr).toBe(3);
     const { summary, stacks: reports } = JSON.parse(run.stdout) as {
       summary: { stacks: number; failed: number; partial: number; clean: number };
@@ -125,15 +120,7 @@ describe("mediahost-drift within the hour's rate budget", async () => {
     const [held] = Object.keys(before);
     // room for one site again: the stack left over goes first and takes it
     leave(7);
-    const first = await drift([
-      "--all-stacks",
-      "--budget",
-      "100",
-      "--resume",
-      resumeFile(),
-      "--format",
-      "json",
-    ]);
+    const first = await budgetRun("--format", "json");
     expect(first.code, first.stderr).toBe(3);
     const reports = (JSON.parse(first.stdout) as { stacks: Report[] }).stacks;
     expect(reports.find((r) => r.stack === held)).toMatchObject({ checked: 4, drift: false });
@@ -148,7 +135,7 @@ describe("mediahost-drift within the hour's rate budget", async () => {
 
     // the counter resets: everything fits, nothing is left
     emulator.control.setLimit({ counter: "rest:global", limit: LIMIT, used: 0 });
-    const last = await drift(["--all-stacks", "--budget", "100", "--resume", resumeFile()]);
+    const last = await budgetRun();
     expect(last.code, last.stderr).toBe(0);
     expect(last.stdout.trim().split("\n").at(-1)).toMatch(
       /^3 stacks: 3 clean, 0 drifted, 0 failed; 12 resources checked, 0 drifted; calls: demo-client at 127\.0\.0\.1:\d+: rest:global 10 \(10\.0% of the hour's 100\); eu-client at 127\.0\.0\.1:\d+: rest:global 5 \(0\.1% of the hour's 7,000\)$/,
