@@ -2,12 +2,15 @@
 // registry builds its pages from (pulumi/registry tools/resourcedocsgen/pkg/docs/description.go):
 // - descriptions of the object types and properties whose zod schemas carry none (the API
 //   contract's response shapes, nested inputs), by type name and `Type.property`;
-// - one example per resource kind, as arguments checked against the kind's own input schema
-//   (test/unit/registry-docs.test.ts), rendered in TypeScript, YAML and Go inside the
+// - each kind's example (its `docs.example`, arguments checked against its own input schema by
+//   test/unit/registry-docs.test.ts), rendered in TypeScript, YAML and Go inside the
 //   `<!--Start PulumiCodeChooser -->` blocks the registry reads;
-// - each kind's import id, for the `## Import` section the registry cuts the description at.
+// - each kind's import id (its `importing`), for the `## Import` section the registry cuts the
+//   description at.
 // scripts/schema.ts puts them into the schema; scripts/reference.ts makes docs/reference/ from it.
-import type { kinds } from "../provider/resources";
+import { kinds } from "../provider/resources";
+import { type Declared, type KindExample, Ref, type Value } from "../provider/resources/example";
+import type { Kind } from "../provider/resources/kind";
 
 export type KindName = keyof typeof kinds;
 
@@ -195,98 +198,10 @@ export const TYPE_DOCS: Record<string, string> = {
   "SearchFilesResultFilesItemMeta.format": "The media's format (e.g. `jpeg`).",
 };
 
-/** An output of another resource of the example, e.g. the `path` of the folder it declares first. */
-export class Ref {
-  constructor(
-    readonly resource: string,
-    readonly output: string,
-  ) {}
+/** The example of the kind `kind` (its `docs.example`), as the registry's pages show it. */
+function exampleOf(kind: KindName): KindExample {
+  return (kinds[kind] as unknown as Kind).docs.example;
 }
-
-type Value = string | number | boolean | Ref | Value[] | { [key: string]: Value };
-
-/** A resource an example declares because its own needs it to exist (a folder, an alias). */
-interface Declared {
-  kind: KindName;
-  name: string;
-  args: Record<string, Value>;
-}
-
-export interface KindExample extends Declared {
-  /** What the example does, its heading. */
-  title: string;
-  /** What it needs, declared before it: an example runs as written, in an empty account. */
-  before?: Declared[];
-}
-
-export const EXAMPLES: Record<KindName, KindExample> = {
-  AccountSettings: {
-    kind: "AccountSettings",
-    title: "Minify CSS and JavaScript, and fetch missing files from an origin",
-    name: "settings",
-    args: {
-      minify: { enabled: true },
-      fetching: { enabled: true, type: "http", http: { url: "https://origin.example.com/media" } },
-    },
-  },
-  Alias: {
-    kind: "Alias",
-    title: "An alias serving /products through the CDN",
-    name: "web",
-    args: { name: "web", prefix: "/products", cdn: true },
-  },
-  CustomDomain: {
-    kind: "CustomDomain",
-    title: "A custom domain for an alias",
-    name: "images-domain",
-    before: [{ kind: "Alias", name: "images", args: { name: "images", prefix: "/", cdn: true } }],
-    args: { alias: new Ref("images", "name"), domain: "img.example.com" },
-  },
-  SubAccount: {
-    kind: "SubAccount",
-    title: "A sub-account",
-    name: "partner",
-    args: { alias: "partner-media" },
-  },
-  Folder: { kind: "Folder", title: "A folder", name: "products", args: { path: "/products" } },
-  FolderOptions: {
-    kind: "FolderOptions",
-    title: "Detect 360 spins in a folder",
-    name: "products-options",
-    before: [{ kind: "Folder", name: "products", args: { path: "/products" } }],
-    args: { path: new Ref("products", "path"), scanSpins: true },
-  },
-  FolderMeta: {
-    kind: "FolderMeta",
-    title: "A folder's title and tags",
-    name: "products-meta",
-    before: [{ kind: "Folder", name: "products", args: { path: "/products" } }],
-    args: { path: new Ref("products", "path"), title: "Products", tags: ["catalog"] },
-  },
-  File: {
-    kind: "File",
-    title: "A text file",
-    name: "robots",
-    args: { path: "/robots.txt", content: "User-agent: *\nDisallow:\n" },
-  },
-  PointOfInterest: {
-    kind: "PointOfInterest",
-    title: "A named rectangle on an image, for cropping and zoom",
-    name: "shoe-face",
-    before: [
-      {
-        kind: "File",
-        name: "shoe",
-        args: {
-          path: "/products/shoe.svg",
-          content: '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"/>',
-          contentType: "image/svg+xml",
-        },
-      },
-    ],
-    args: { path: new Ref("shoe", "path"), name: "face", x: 0.25, y: 0.1, width: 0.5, height: 0.4 },
-  },
-};
 
 /** The example's arguments with each reference replaced by the value it names (for checks). */
 export function literalArgs(example: KindExample): Record<string, unknown> {
@@ -298,21 +213,6 @@ export function literalArgs(example: KindExample): Record<string, unknown> {
   };
   return resolve(example.args) as Record<string, unknown>;
 }
-
-/** The id `pulumi import` takes, per kind: its form and an example; a kind that cannot be imported says why. */
-export const IMPORT_IDS: Record<KindName, { form: string; example: string } | { none: string }> = {
-  AccountSettings: { form: "the account's alias", example: "demo" },
-  Alias: { form: "the alias's name", example: "web" },
-  CustomDomain: { form: "`<alias>/<domain>`", example: "images/img.example.com" },
-  SubAccount: {
-    none: "A sub-account cannot be imported: the API cannot read sub-accounts. Declare it with `adopt: true` to take over one that exists.",
-  },
-  Folder: { form: "the folder's path", example: "/products" },
-  FolderOptions: { form: "the folder's path", example: "/products" },
-  FolderMeta: { form: "the path of the folder or file", example: "/products" },
-  File: { form: "the file's path (UTF-8 text up to 1 MiB, taken in as `content`)", example: "/robots.txt" },
-  PointOfInterest: { form: "`<file path>#<point name>`", example: "/products/shoe.svg#face" },
-};
 
 type PropSpec = { type?: string; $ref?: string; items?: PropSpec; additionalProperties?: PropSpec };
 type TypeSpecs = Record<string, { properties?: Record<string, PropSpec> }>;
@@ -386,7 +286,7 @@ const camel = (s: string) => s.replace(/-(\w)/g, (_, c: string) => c.toUpperCase
 
 /** The example of a kind in TypeScript, YAML and Go, in the blocks the registry's generator reads. */
 export function exampleBlock(kind: KindName, inputs: Record<string, PropSpec>, types: TypeSpecs): string {
-  const { title, name, args, before = [] } = EXAMPLES[kind];
+  const { title, name, args, before = [] } = exampleOf(kind);
   const all = [...before, { kind, name, args }];
   const ts = [
     'import * as mediahost from "pulumi-mediahost/native";',
@@ -452,15 +352,20 @@ export function exampleBlock(kind: KindName, inputs: Record<string, PropSpec>, t
 
 /** The `## Import` section of a kind. */
 export function importSection(kind: KindName): string {
-  const id = IMPORT_IDS[kind];
-  if ("none" in id) return `## Import\n\n${id.none}`;
+  const { importing } = kinds[kind] as unknown as Kind;
+  // why not, as the error an import gets says it, as a sentence
+  if ("refused" in importing) {
+    const { refused } = importing;
+    return `## Import\n\n${refused.charAt(0).toUpperCase()}${refused.slice(1)}.`;
+  }
+  const id = importing.id;
   return [
     "## Import",
     "",
     `\`${kind}\` is imported by ${id.form}:`,
     "",
     "```sh",
-    `$ pulumi import mediahost:index:${kind} ${EXAMPLES[kind].name} ${id.example}`,
+    `$ pulumi import mediahost:index:${kind} ${exampleOf(kind).name} ${id.example}`,
     "```",
   ].join("\n");
 }

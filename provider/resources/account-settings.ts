@@ -173,7 +173,7 @@ export const accountSettings = defineKind({
   id: (_i, accountAlias) => accountAlias ?? "account",
   singleton: true,
   // the account singleton: its id is the account's alias, which the read checks
-  importing: { identity: () => ({}) },
+  importing: { identity: () => ({}), id: { form: "the account's alias", example: "demo" } },
   judgedBy: { fetching: schemas.FetchingUpdate },
   writeOnly: CREDENTIALS.map(({ path }) => ["fetching", ...path]),
   secretInputs: ["fetchingSecrets"],
@@ -190,6 +190,14 @@ export const accountSettings = defineKind({
       "`minify.enabled`; `fetching` (`enabled`, `type` `http`/`s3`, `http.url`, `http.auth` {`enabled`, `username`, `password`}, `s3` {`accessKeyId`, `secretAccessKey`, `bucket`, `endpoint`, `prefix`, `forcePathStyle`}); `resetOnDelete`; output `cdnUrl`",
     delete: "leaves the account as it is, unless `resetOnDelete: true` (turns minify and fetching off)",
     drift: "every managed field except the password and S3 secret key, which the service never returns",
+    example: {
+      title: "Minify CSS and JavaScript, and fetch missing files from an origin",
+      name: "settings",
+      args: {
+        minify: { enabled: true },
+        fetching: { enabled: true, type: "http", http: { url: "https://origin.example.com/media" } },
+      },
+    },
   },
 
   async create(ctx, i) {

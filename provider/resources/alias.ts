@@ -44,7 +44,7 @@ export const alias = defineKind({
   },
   replaceOn: ["name"],
   id: (i) => i.name,
-  importing: { identity: (name) => ({ name }) },
+  importing: { identity: (name) => ({ name }), id: { form: "the alias's name", example: "web" } },
   viaAccountWriter: true,
   docs: {
     summary:
@@ -53,6 +53,11 @@ export const alias = defineKind({
     delete:
       "writes the alias map without it (an adopted alias: as it was found) and reads back; if the service kept it, the resource leaves the state with a warning saying so",
     drift: "managed fields; a deleted alias is reported gone",
+    example: {
+      title: "An alias serving /products through the CDN",
+      name: "web",
+      args: { name: "web", prefix: "/products", cdn: true },
+    },
   },
 
   async create(ctx, i) {

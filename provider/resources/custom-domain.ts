@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { MediahostError } from "../client";
 import { ProviderError } from "../errors";
+import { Ref } from "./example";
 import { ACCOUNT_READ, defineKind, type KindContext } from "./kind";
 import { AliasName } from "./schema";
 
@@ -96,6 +97,7 @@ export const customDomain = defineKind({
         throw new ProviderError(`"${id}" is not a custom domain's id: write it as <alias>/<domain>`);
       return { alias: id.slice(0, cut), domain: id.slice(cut + 1) };
     },
+    id: { form: "`<alias>/<domain>`", example: "images/img.example.com" },
   },
   docs: {
     summary: "A custom CDN domain of an alias, read back from the alias entry.",
@@ -104,6 +106,12 @@ export const customDomain = defineKind({
     drift:
       "read back from `aliases.<alias>.customDomain`; removal reported gone, except on a service that did not " +
       "show the domain once set (`seenOnAccount: false`), where a removal cannot be seen",
+    example: {
+      title: "A custom domain for an alias",
+      name: "images-domain",
+      before: [{ kind: "Alias", name: "images", args: { name: "images", prefix: "/", cdn: true } }],
+      args: { alias: new Ref("images", "name"), domain: "img.example.com" },
+    },
   },
 
   async create(ctx, { alias, domain }): Promise<Seen> {

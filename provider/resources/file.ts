@@ -267,6 +267,7 @@ export const file = defineKind({
     reimports: (i) => i.content !== undefined,
     // an image profile is the account's (docs/api.md#files-and-folders): a destroy leaves it
     accountOwned: (i) => i.path !== undefined && systemFolderOf(i.path) === "/Profiles",
+    id: { form: "the file's path (UTF-8 text up to 1 MiB, taken in as `content`)", example: "/robots.txt" },
   },
   secretInputs: ["fetchAuth"],
   // the hash and size of inline content would give a short secret away: secret whenever it is given
@@ -283,6 +284,11 @@ export const file = defineKind({
       "deletes the file while it still holds what this stack wrote; other content fails naming both hashes, unless `forceDestroy: true`; an adopted file is left in place",
     drift:
       "content changed (a changed `contentSha256`, or `fetchUrl` for a fetched file) from size and mtime, downloading only when they changed; a touched file is not drift; a deleted file is gone",
+    example: {
+      title: "A text file",
+      name: "robots",
+      args: { path: "/robots.txt", content: "User-agent: *\nDisallow:\n" },
+    },
   },
 
   async create(ctx, i) {

@@ -12,6 +12,7 @@ import { schemas } from "mediahost-contract";
 import { z } from "zod";
 import { sameSet } from "../diff";
 import { ProviderError } from "../errors";
+import { Ref } from "./example";
 import { defineKind, type KindContext } from "./kind";
 import { WritablePath } from "./schema";
 import { treeOf } from "./tree";
@@ -153,7 +154,10 @@ export const folderMeta = defineKind({
   belongsTo: "path",
   equivalent: { tags: sameSet },
   id: (i) => i.path,
-  importing: { identity: (path) => ({ path }) },
+  importing: {
+    identity: (path) => ({ path }),
+    id: { form: "the path of the folder or file", example: "/products" },
+  },
   docs: {
     summary:
       "Title, description, tags, product and approval of a folder or file. Only the fields given are managed; deleting clears them.",
@@ -162,6 +166,12 @@ export const folderMeta = defineKind({
     delete:
       "clears the fields it managed (an adopted resource puts back what it found); when its folder is replaced (another account) in the same run, it leaves them to the folder",
     drift: "each managed field; tags compared as a set; product and approval each as a whole",
+    example: {
+      title: "A folder's title and tags",
+      name: "products-meta",
+      before: [{ kind: "Folder", name: "products", args: { path: "/products" } }],
+      args: { path: new Ref("products", "path"), title: "Products", tags: ["catalog"] },
+    },
   },
 
   async create(ctx, meta) {

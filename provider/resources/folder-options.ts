@@ -14,6 +14,7 @@ import { schemas } from "mediahost-contract";
 import { z } from "zod";
 import { readBackPause, rewritePause } from "../account/read-back";
 import { ProviderError } from "../errors";
+import { Ref } from "./example";
 import { defineKind, type KindContext } from "./kind";
 import { WritablePath } from "./schema";
 import { treeOf } from "./tree";
@@ -103,13 +104,19 @@ export const folderOptions = defineKind({
   location: "path",
   belongsTo: "path",
   id: (i) => i.path,
-  importing: { identity: (path) => ({ path }) },
+  importing: { identity: (path) => ({ path }), id: { form: "the folder's path", example: "/products" } },
   docs: {
     summary:
       "The options of one folder. Only the options given are managed; deleting leaves them (they go with the folder).",
     properties: "`path`, `scanSpins`, `nameSpinsAfterFolder`, `allowListing`, `adopt`",
     delete: "leaves the options (they go with the folder); an adopted resource puts back what it found",
     drift: "each managed option; one no longer set reads as unset",
+    example: {
+      title: "Detect 360 spins in a folder",
+      name: "products-options",
+      before: [{ kind: "Folder", name: "products", args: { path: "/products" } }],
+      args: { path: new Ref("products", "path"), scanSpins: true },
+    },
   },
 
   async create(ctx, options) {

@@ -105,7 +105,7 @@ export const folder = defineKind({
   movable: true,
   rehome: (other, from, to) => to + other.slice(from.length),
   id: (i) => i.path,
-  importing: { identity: (path) => ({ path }) },
+  importing: { identity: (path) => ({ path }), id: { form: "the folder's path", example: "/products" } },
   docs: {
     summary:
       "A folder of the account's file tree. Missing parents are created; only this folder is managed. A path change moves it with everything in it.",
@@ -114,6 +114,7 @@ export const folder = defineKind({
     delete:
       "refuses a non-empty folder unless `forceDestroy: true`, which empties it with the batch delete job (progress is logged); an adopted folder is left in place (with `forceDestroy`, deleted with everything in it)",
     drift: "a deleted (or replaced-by-a-file) folder is reported gone",
+    example: { title: "A folder", name: "products", args: { path: "/products" } },
   },
 
   async create(ctx, { path, forceDestroy: _, adopt }) {

@@ -11,6 +11,7 @@ import { LISTING_PAGE } from "../account/listings";
 import type { MediahostClient } from "../client";
 import type { Equivalence } from "../diff";
 import { log } from "../log";
+import type { ImportId, KindExample } from "./example";
 
 /** Outputs every resource records besides its inputs and the kind's own outputs. */
 export interface Recorded {
@@ -78,6 +79,8 @@ export interface KindDocs {
   delete: string;
   /** What a refresh can see change. */
   drift: string;
+  /** Its example in the registry's docs (scripts/registry-docs.ts): arguments the kind accepts. */
+  example: KindExample;
 }
 
 export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = object> {
@@ -146,8 +149,13 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
         identity(id: string): Partial<z.output<S>>;
         reimports?(inputs: Record<string, unknown>): boolean;
         accountOwned?(inputs: Partial<z.output<S>>): boolean;
+        /** The id's form and an example, for the docs' `## Import` section. */
+        id: ImportId;
       }
-    | { refused: string };
+    | {
+        /** Why not: the error an import gets, and the docs' `## Import` section. */
+        refused: string;
+      };
   /**
    * The schema a property is judged by where its input schema takes it whole (AccountSettings'
    * `fetching`, judged with its credentials put back): what the package schema and the README

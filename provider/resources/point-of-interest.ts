@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { MediahostError } from "../client";
 import { ProviderError } from "../errors";
+import { Ref } from "./example";
 import { defineKind, type KindContext } from "./kind";
 import { WritablePath } from "./schema";
 
@@ -140,7 +141,7 @@ export const pointOfInterest = defineKind({
   location: "path",
   belongsTo: "path",
   id: (i) => `${i.path}#${i.name}`,
-  importing: { identity },
+  importing: { identity, id: { form: "`<file path>#<point name>`", example: "/products/shoe.svg#face" } },
   docs: {
     summary:
       "One named rectangle on a file (a point of interest), in fractions 0..1 of the image. Deleting it leaves the file's other points.",
@@ -148,6 +149,22 @@ export const pointOfInterest = defineKind({
       "`path`, `name`, `x`, `y`, `width`, `height` (fractions 0..1; the rectangle fits the image), `adopt`",
     delete: "deletes this point only (an adopted resource puts back what it found)",
     drift: "`x`, `y`, `width`, `height`; a point deleted elsewhere is gone",
+    example: {
+      title: "A named rectangle on an image, for cropping and zoom",
+      name: "shoe-face",
+      before: [
+        {
+          kind: "File",
+          name: "shoe",
+          args: {
+            path: "/products/shoe.svg",
+            content: '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"/>',
+            contentType: "image/svg+xml",
+          },
+        },
+      ],
+      args: { path: new Ref("shoe", "path"), name: "face", x: 0.25, y: 0.1, width: 0.5, height: 0.4 },
+    },
   },
 
   async create(ctx, point) {

@@ -45,6 +45,7 @@ export const subAccount = defineKind({
     properties: "`alias`, `adopt`",
     delete: "deletes it (already gone counts as done); an adopted one is left in place",
     drift: "**none**: the API cannot list or read sub-accounts; refresh keeps the state",
+    example: { title: "A sub-account", name: "partner", args: { alias: "partner-media" } },
   },
 
   async create(ctx, { alias }) {
