@@ -7,7 +7,9 @@
 // - the native face's package schema, provider/native/schema.json (scripts/schema.ts), and the API
 //   reference made from it, docs/reference/ (scripts/reference.ts);
 // - the SDK's export lists: the native face's classes (sdk/native.ts) and the data functions of
-//   both faces (sdk/functions.ts, sdk/native.ts), from the kinds and provider/functions.ts.
+//   both faces (sdk/functions.ts, sdk/native.ts), from the kinds and provider/functions.ts;
+// - the SDK's classes of each kind, in both faces, with its summary (sdk/kinds.ts), and the kinds
+//   the SDK gathers as account writes (sdk/resource.ts), from the kinds.
 // `npm run docs` writes them between their markers; unit tests fail when a document and the code
 // disagree.
 //
@@ -137,6 +139,82 @@ export function nativeExports(): string {
   ].join("\n");
 }
 
+export const KINDS_FILE = "sdk/kinds.ts";
+export const WRITERS_START = "// writers:start (made by `npm run docs` from provider/resources)";
+export const WRITERS_END = "// writers:end";
+
+/** `text` as a doc comment at `indent`, its lines wrapped at 100 characters. */
+function docComment(text: string, indent = ""): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && indent.length + 3 + line.length + 1 + word.length > 100) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  if (lines.length === 1 && indent.length + 7 + text.length <= 110) return [`${indent}/** ${text} */`];
+  return [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`), `${indent} */`];
+}
+
+/**
+ * sdk/kinds.ts: each kind's classes in both faces, with its summary as their doc comment, its
+ * arguments' type, and its own outputs (the writer membership is sdk/resource.ts's block).
+ */
+export function kindsModule(): string {
+  const all = Object.entries(kinds).map(([name, k]) => ({ name, kind: k as unknown as Kind }));
+  const classes = (name: string) => `${name.charAt(0).toLowerCase()}${name.slice(1)}Classes`;
+  return [
+    "// The resource classes of both faces, one pair per kind: made by `npm run docs` from the kinds",
+    "// (provider/resources), never by hand. A class's doc comment is its kind's `docs.summary`; its",
+    "// arguments and outputs are the kind's schema's types, or sdk/prepare.ts's for a kind the program",
+    "// prepares (`ArgsFor`, `OutputsFor`, `kindClasses`: sdk/resource.ts). The dynamic classes are",
+    "// exported at the top level, the native ones in the `native` namespace (sdk/native.ts).",
+    'import { type ArgsFor, kindClasses } from "./resource";',
+    ...all.flatMap(({ name, kind }) => [
+      "",
+      `export type ${name}Args = ArgsFor<"${name}">;`,
+      `const ${classes(name)} = kindClasses("${name}", { ${Object.keys(kind.outputs)
+        .map((o) => `${o}: true`)
+        .join(", ")} });`,
+      ...docComment(kind.docs.summary),
+      `export class ${name} extends ${classes(name)}.dynamic {}`,
+    ]),
+    "",
+    "/**",
+    " * The native face's classes (type tokens `mediahost:index:<Kind>`), served by the provider plugin",
+    " * `pulumi-resource-mediahost`: the same arguments and outputs as the classes above, and `provider`",
+    " * instances reach several accounts (sdk/native.ts).",
+    " */",
+    "export namespace native {",
+    ...all.flatMap(({ name, kind }) => [
+      ...docComment(kind.docs.summary, "  "),
+      `  export class ${name} extends ${classes(name)}.native {}`,
+    ]),
+    "}",
+    "",
+  ].join("\n");
+}
+
+/** sdk/resource.ts's list of the kinds that write through the account writer. */
+export function writersBlock(): string {
+  const writers = Object.values(kinds)
+    .map((k) => k as unknown as Kind)
+    .filter((k) => k.viaAccountWriter)
+    .map((k) => JSON.stringify(k.name));
+  return [
+    WRITERS_START,
+    `export const ACCOUNT_WRITER_KINDS: ReadonlySet<string> = new Set([${writers.join(", ")}]);`,
+    WRITERS_END,
+  ].join("\n");
+}
+
+/** sdk/resource.ts with its list of writer kinds replaced by the one the kinds make. */
+export function withWriters(text: string): string {
+  return between(text, WRITERS_START, WRITERS_END, writersBlock(), "sdk/resource.ts");
+}
+
 /**
  * Every variant of the emulator: the fact it plays (a section of docs/api.md, reached from `api`,
  * its path from the page the table is on) and what it then answers.
@@ -198,10 +276,14 @@ if (require.main === module) {
   writeFileSync(api, withOperations(readFileSync(api, "utf8")));
   const emulatorReadme = join(root, "emulator", "README.md");
   writeFileSync(emulatorReadme, withVariants(readFileSync(emulatorReadme, "utf8")));
-  const sdkFiles = ["sdk/functions.ts", "sdk/native.ts"] as const;
-  for (const file of sdkFiles) {
+  const exporting = ["sdk/functions.ts", "sdk/native.ts"] as const;
+  for (const file of exporting) {
     writeFileSync(join(root, file), withExports(readFileSync(join(root, file), "utf8"), file));
   }
+  writeFileSync(join(root, KINDS_FILE), kindsModule());
+  const resource = join(root, "sdk/resource.ts");
+  writeFileSync(resource, withWriters(readFileSync(resource, "utf8")));
+  const sdkFiles = [...exporting, KINDS_FILE, "sdk/resource.ts"];
   // the lists as the formatter lays them out (the test compares them whitespace aside)
   execFileSync(join(root, "node_modules", ".bin", "biome"), ["format", "--write", ...sdkFiles], {
     cwd: root,
@@ -210,6 +292,7 @@ if (require.main === module) {
   process.stdout.write(
     `README.md: resource table written; docs/api.md: operations and variants written; emulator/README.md: variants written; ` +
       `${SCHEMA_FILE}: package schema written; ${REFERENCE_DIR}: API reference written; ` +
-      "sdk/functions.ts, sdk/native.ts: export lists written\n",
+      "sdk/functions.ts, sdk/native.ts: export lists written; " +
+      `${KINDS_FILE}: the kinds' classes written; sdk/resource.ts: the account writer's kinds written\n`,
   );
 }

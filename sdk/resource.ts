@@ -6,9 +6,11 @@ import { dirname, sep } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { KIND_KEY } from "../provider/hidden";
+import type { Kinds } from "../provider/resources";
 import type { Kind } from "../provider/resources/kind";
 import { PLUGIN_DOWNLOAD_URL, VERSION } from "../provider/version";
 import { ownerInput } from "./owner";
+import { type Preparation, type Prepared, preparations } from "./prepare";
 
 import provider = require("./providers/any-kind");
 
@@ -39,6 +41,16 @@ export type OutputsOf<K extends Kind> = {
   /** The alias of the account the resource was created in. */
   readonly accountAlias: pulumi.Output<string>;
 };
+
+/** The arguments of the kind `N`'s classes: as sdk/prepare.ts has them, or its schema's. */
+export type ArgsFor<N extends keyof Kinds> = N extends keyof Prepared
+  ? Prepared[N]["args"]
+  : ArgsOf<Kinds[N]>;
+
+/** The outputs of the kind `N`'s classes: as sdk/prepare.ts has them, or its schema's. */
+export type OutputsFor<N extends keyof Kinds> = N extends keyof Prepared
+  ? Prepared[N]["outputs"]
+  : OutputsOf<Kinds[N]>;
 
 export type ResourceClass<A, O, R = pulumi.dynamic.Resource> = new (
   name: string,
@@ -149,10 +161,12 @@ function registrationStacks(keep: 0 | 1): () => void {
 
 /**
  * The kinds whose changes the provider gathers into one account update per wave of the engine's
- * steps (their kinds' `viaAccountWriter`, provider/account/writer.ts; test/unit/sdk-stacks.test.ts
- * keeps the two lists equal).
+ * steps (their kinds' `viaAccountWriter`, provider/account/writer.ts), written here by
+ * `npm run docs` so that the SDK loads no kind.
  */
+// writers:start (made by `npm run docs` from provider/resources)
 export const ACCOUNT_WRITER_KINDS: ReadonlySet<string> = new Set(["AccountSettings", "Alias"]);
+// writers:end
 
 let accountChangesRegistered: Promise<void> | undefined;
 
@@ -176,18 +190,20 @@ function afterAccountChanges(): Promise<void> {
 
 /**
  * The classes of the kind `name`, one per face. `outputs` lists the kind's own output properties
- * (checked against its schema by the compiler: every one, and no other); `prepare` turns the
- * arguments into the inputs the provider takes, where they differ; `secretOutputs` names outputs
- * that are secrets for these arguments (the engine keeps an output secret by itself only when an
- * input of the same name is). Both faces send the same inputs, so a stack moves from one to the
- * other without a change: the native class carries an alias to the dynamic type.
+ * (checked against its schema by the compiler: every one, and no other); what the program does
+ * with the arguments first, if anything, is the kind's entry in sdk/prepare.ts. Both faces send
+ * the same inputs, so a stack moves from one to the other without a change: the native class
+ * carries an alias to the dynamic type.
  */
-export function kindClasses<K extends Kind, A = ArgsOf<K>, O = OutputsOf<K>>(
-  name: K["name"],
-  outputs: { [P in keyof OwnOutputs<K>]-?: true },
-  prepare: (args: A) => object = (args) => args as object,
-  secretOutputs: (args: A) => (keyof OwnOutputs<K> & string)[] = () => [],
+export function kindClasses<N extends keyof Kinds, A = ArgsFor<N>, O = OutputsFor<N>>(
+  name: N,
+  outputs: { [P in keyof OwnOutputs<Kinds[N]>]-?: true },
 ): KindClasses<A, O> {
+  const own: Preparation<A, O> = Object.hasOwn(preparations, name)
+    ? (preparations[name as keyof Prepared] as Preparation<A, O>)
+    : {};
+  const prepare = (args: A): object => own.prepare?.(args) ?? (args as object);
+  const secretOutputs = (args: A): string[] => own.secretOutputs?.(args) ?? [];
   const outputProps = Object.fromEntries(Object.keys(outputs).map((k) => [k, undefined]));
   const options = (
     args: A,

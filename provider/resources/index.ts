@@ -1,5 +1,5 @@
-// The registry of resource kinds: adding a kind is a module beside this one, one line here, and
-// its class in sdk/resources.ts (CONTRIBUTING.md walks through it).
+// The registry of resource kinds: adding a kind is a module beside this one and one line here,
+// then `npm run docs` (CONTRIBUTING.md walks through it).
 import { accountSettings } from "./account-settings";
 import { alias } from "./alias";
 import { customDomain } from "./custom-domain";

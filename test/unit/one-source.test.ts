@@ -1,14 +1,24 @@
 // One source for each kind's shape (provider/resources): the README's resource table is the one
 // the kinds make, and names every input of every kind's schema; the diffed properties are the
-// schema's keys; every kind is registered, and the SDK exports a class for it. (The SDK's types
-// are the schema's types: the compiler holds those.)
+// schema's keys; every kind is registered, and the SDK's classes (with the kind's summary) are the
+// ones `npm run docs` makes of it. (The SDK's types are the schema's types: the compiler holds
+// those.)
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider";
 import { kinds } from "../../provider/resources";
 import type { Kind } from "../../provider/resources/kind";
-import { functionExports, inputsOf, nativeExports, operationsTable, resourceTable } from "../../scripts/docs";
+import {
+  functionExports,
+  inputsOf,
+  KINDS_FILE,
+  kindsModule,
+  nativeExports,
+  operationsTable,
+  resourceTable,
+  writersBlock,
+} from "../../scripts/docs";
 import { REFERENCE_DIR, referencePages } from "../../scripts/reference";
 import { SCHEMA_FILE, schemaText } from "../../scripts/schema";
 
@@ -38,6 +48,13 @@ describe("one source for each kind's shape", () => {
     const sdk = (file: string) => squash(readFileSync(join(__dirname, "../..", file), "utf8"));
     expect(sdk("sdk/native.ts")).toContain(squash(nativeExports()));
     expect(sdk("sdk/functions.ts")).toContain(squash(functionExports()));
+  });
+
+  it("the SDK's classes, their summaries and the account writer's kinds are the ones the kinds make (run `npm run docs` after changing a kind)", () => {
+    const squash = (text: string) => text.replace(/\s+/g, "").replaceAll(",}", "}");
+    const sdk = (file: string) => squash(readFileSync(join(__dirname, "../..", file), "utf8"));
+    expect(sdk(KINDS_FILE)).toBe(squash(kindsModule()));
+    expect(sdk("sdk/resource.ts")).toContain(squash(writersBlock()));
   });
 
   it("docs/api.md's table of operations is the one the contract and the client's policy make (run `npm run docs`)", () => {
