@@ -3,19 +3,25 @@
 import type { z } from "zod";
 import type { MediahostClient } from "./client";
 
-export interface DataFunction<A extends z.ZodObject = z.ZodObject> {
+export interface DataFunction<
+  A extends z.ZodObject = z.ZodObject,
+  R extends z.ZodType = z.ZodType,
+  S extends string = string,
+> {
   readonly description: string;
   readonly args: A;
-  /** What it returns (for the schema). */
-  readonly result: z.ZodType;
-  /** Top-level results that are secrets. */
-  readonly secrets?: readonly string[];
+  /** What it returns (for the schema, and the SDK's result types: sdk/functions.ts). */
+  readonly result: R;
+  /** Top-level results that are secrets (the SDK types them as Outputs). */
+  readonly secrets?: readonly S[];
   /** Top-level arguments that are secrets (a key): the package schema marks them so. */
   readonly secretArgs?: readonly string[];
   run(client: MediahostClient, args: z.output<A>): Promise<Record<string, unknown>>;
 }
 
-/** Declares a data function, its arguments' types checked against its `run`. */
-export function define<A extends z.ZodObject>(fn: DataFunction<A>): DataFunction<A> {
+/** Declares a data function, its arguments' types checked against its `run`, its types kept for the SDK. */
+export function define<A extends z.ZodObject, R extends z.ZodType, S extends string = never>(
+  fn: DataFunction<A, R, S>,
+): DataFunction<A, R, S> {
   return fn;
 }

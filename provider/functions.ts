@@ -69,7 +69,9 @@ export const dataFunctions = {
   getUser: define({
     description: "One user's details. `s3Secret` is a credential and comes back as a secret.",
     args: z.strictObject({
+      /** A name under `mediahost:accounts`; the provider's own credentials when absent. */
       account: Account,
+      /** The user's id, as `getAccountUsers` lists it (at most 256 characters). */
       userId: z
         .string({ message: "must be a string" })
         .min(1, { message: "must not be empty" })
@@ -77,7 +79,12 @@ export const dataFunctions = {
         .describe("The user's id (at most 256 characters)."),
     }),
     // the contract's user, named by its id (the answer does not repeat it)
-    result: z.object({ userId: z.string(), ...reads.getUser.shape }),
+    result: z.object({
+      userId: z.string(),
+      ...reads.getUser.shape,
+      /** The user's storage access secret: always a secret output. */
+      s3Secret: reads.getUser.shape.s3Secret,
+    }),
     secrets: ["s3Secret"],
     run: async (client, { userId }) => {
       const { s3Secret, email, firstName, lastName, dateCreated } = await client.ops.getUser({
@@ -90,7 +97,9 @@ export const dataFunctions = {
     description:
       "Every entry of a folder, across all pages; the account's system folders say what they are (`systemFolder`).",
     args: z.strictObject({
+      /** A name under `mediahost:accounts`; the provider's own credentials when absent. */
       account: Account,
+      /** Absolute folder path (at most 1024 characters). */
       path: ManagedPath.describe("Absolute folder path (at most 1024 characters)."),
     }),
     result: z.object({

@@ -38,12 +38,15 @@ const bound = (end: boolean, describe: string) =>
 /** A statistics range: ISO 8601 date-times (UTC without a zone) or dates, `to` not before `from`. */
 const Range = z
   .strictObject({
+    /** A name under `mediahost:accounts`; the provider's own credentials when absent. */
     account: Account,
+    /** Start of the range, an ISO 8601 date-time (UTC without a zone), or a date: the start of that day (UTC). */
     from: bound(
       false,
       "Start of the range, an ISO 8601 date-time (UTC without a zone) or a date (`2026-11-01`: the start of " +
         "that day, UTC); the service's default is a month ago.",
     ),
+    /** End of the range, as `from`; a date is the end of that day (UTC). */
     to: bound(
       true,
       "End of the range, as `from` (a date alone: the end of that day, UTC); the service's default is now.",
@@ -87,29 +90,40 @@ export const mediaFunctions = {
       "A signed URL of a file in a JWT-protected folder (the URL is a secret). Its value changes on every " +
       "run (it is signed anew, with a new expiry): use it as a stack output, not as an input of a resource.",
     args: z.strictObject({
+      /** A name under `mediahost:accounts`; the provider's own credentials when absent. */
       account: Account,
+      /** Absolute path of the protected file (at most 1024 characters). */
       path: ManagedPath.describe("Absolute path of the protected file (at most 1024 characters)."),
+      /** The folder's protection key: pass it as a secret (`config.requireSecret`) to the Output form. */
       key: z
         .string()
         .min(1, { message: "must not be empty" })
         .describe("The folder's protection key (a secret)."),
+      /** Seconds until the URL expires, 1 to 604800 (7 days). */
       expiresIn: z
         .number({ message: "must be a number" })
         .int({ message: "must be a whole number" })
         .min(1, { message: "must be at least 1" })
         .max(604800, { message: "must be at most 604800" })
         .describe("Seconds until the URL expires, 1 to 604800 (7 days)."),
+      /** The alias whose CDN address the URL uses; the account's own when absent. */
       alias: z
         .string()
         .min(1)
         .optional()
         .describe("The alias whose CDN address the URL uses; the account's own when absent."),
+      /** Parameters signed into the token (e.g. `{w: 300}`): a URL cannot change them. */
       secureParams: Params.optional().describe(
         "Parameters signed into the token (e.g. `{w: 300}`): a URL cannot change them.",
       ),
+      /** Parameters added to the URL unsigned. */
       insecureParams: Params.optional().describe("Parameters added to the URL unsigned."),
     }),
-    result: z.object({ path: z.string(), url: z.string() }),
+    result: z.object({
+      path: z.string(),
+      /** The signed URL: always a secret output. Signed anew on every run. */
+      url: z.string(),
+    }),
     secretArgs: ["key"],
     secrets: ["url"],
     run: async (client, { path, key, expiresIn, alias, secureParams, insecureParams }) => {
@@ -123,15 +137,22 @@ export const mediaFunctions = {
       "Files matching a search query (Elasticsearch query-string syntax, docs/api.md#search), up to `limit` " +
       "of them: past 1,000 by scrolling. Title, description, tags and product are not among a hit's fields.",
     args: z.strictObject({
+      /** A name under `mediahost:accounts`; the provider's own credentials when absent. */
       account: Account,
+      /**
+       * The query in Elasticsearch query-string syntax, e.g. `extension:.jpg AND dirname:\/products*`
+       * (at most 1024 characters).
+       */
       query: z
         .string()
         .max(1024, { message: "must be at most 1024 characters" })
         .describe("The query, e.g. `extension:.jpg` (at most 1024 characters)."),
+      /** Field to `asc` or `desc`, e.g. `{"filename.raw": "asc"}`. */
       sort: z
         .record(z.string(), z.enum(["asc", "desc"], { message: 'must be "asc" or "desc"' }))
         .optional()
         .describe('Field to `asc` or `desc`, e.g. `{"filename.raw": "asc"}`.'),
+      /** The most files returned (default 1000, at most 100000): past 1,000 by scrolling. */
       limit: z
         .number({ message: "must be a number" })
         .int({ message: "must be a whole number" })

@@ -1,83 +1,55 @@
 // Data functions: read the account through the same config and account names as the resources,
 // each with an `...Output` variant in the Pulumi style. What each one takes and returns is
-// declared once (provider/functions.ts); the two faces only differ in where it runs: the dynamic
+// declared once (provider/functions.ts): the types below are its schemas' (the doc comments of
+// their fields included), secret results as Outputs; the two faces only differ in where it runs: the dynamic
 // face's run in the program's process (sdk/functions-impl.ts, loaded on the first call, not with
 // the SDK), the native face's in the provider plugin, through the engine (sdk/native.ts).
 import * as pulumi from "@pulumi/pulumi";
 import type { schemas } from "mediahost-contract";
 import type { z } from "zod";
-import type { DataFunctionName } from "../provider/functions";
+import type { DataFunctionName, dataFunctions } from "../provider/functions";
 
-export interface AccountArgs {
-  /** A name under `mediahost:accounts`; the top-level credentials when absent. */
-  account?: string;
-}
+type Functions = typeof dataFunctions;
+
+/** What the data function `N` takes, as its schema takes it (with the doc comments of its fields). */
+type FunctionArgs<N extends DataFunctionName> = z.input<Functions[N]["args"]>;
+
+/** The results `N` declares secret. */
+type SecretsOf<N extends DataFunctionName> = Functions[N] extends { secrets?: readonly (infer S)[] }
+  ? S
+  : never;
+
+/** An object type with its intersections flattened, its properties' doc comments kept. */
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** What `N` returns: its result schema's type, each secret result an Output (a secret one). */
+type FunctionResult<N extends DataFunctionName> = Flat<
+  { [K in keyof Output<N> as K extends SecretsOf<N> ? never : K]: Output<N>[K] } & {
+    [K in keyof Output<N> as K extends SecretsOf<N> ? K : never]-?: pulumi.Output<Output<N>[K]>;
+  }
+>;
+type Output<N extends DataFunctionName> = z.output<Functions[N]["result"]>;
+
+export type AccountArgs = FunctionArgs<"getAccount">;
 type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 export type Account = z.infer<typeof schemas.Account>;
 export type AccountStorage = z.infer<typeof schemas.Storage>;
-export type AccountLimits = z.infer<typeof schemas.Limits>;
+export type AccountLimits = FunctionResult<"getAccountLimits">["counters"];
 export type BillingPlan = z.infer<typeof schemas.BillingPlan>;
-export type AccountUser = z.infer<typeof schemas.AccountUser>;
+export type AccountUser = FunctionResult<"getAccountUsers">["users"][number];
 export type FolderEntry = z.infer<typeof schemas.DirEntry>;
 
-export interface GetUserArgs extends AccountArgs {
-  userId: string;
-}
-export interface GetUserResult {
-  userId: string;
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-  dateCreated?: string;
-  /** The user's storage access secret: always a secret output. */
-  s3Secret: pulumi.Output<string | undefined>;
-}
-export interface ListFolderArgs extends AccountArgs {
-  /** Absolute folder path. */
-  path: string;
-}
-
-export interface GetSignedUrlArgs extends AccountArgs {
-  /** Absolute path of the protected file. */
-  path: string;
-  /** The folder's protection key: pass it as a secret (`config.requireSecret`) to the Output form. */
-  key: string;
-  /** Seconds until the URL expires, 1 to 604800 (7 days). */
-  expiresIn: number;
-  /** The alias whose CDN address the URL uses; the account's own when absent. */
-  alias?: string;
-  /** Parameters signed into the token: a URL cannot change them. */
-  secureParams?: Record<string, string | number>;
-  /** Parameters added to the URL unsigned. */
-  insecureParams?: Record<string, string | number>;
-}
-export interface GetSignedUrlResult {
-  path: string;
-  /** The signed URL: always a secret output. Signed anew on every run. */
-  url: pulumi.Output<string>;
-}
-export interface SearchFilesArgs extends AccountArgs {
-  /** Elasticsearch query-string syntax, e.g. `extension:.jpg AND dirname:\/products*`. */
-  query: string;
-  /** Field to `asc` or `desc`, e.g. `{"filename.raw": "asc"}`. */
-  sort?: Record<string, "asc" | "desc">;
-  /** The most files returned (default 1000, at most 100000): past 1,000 by scrolling. */
-  limit?: number;
-}
+export type GetUserArgs = FunctionArgs<"getUser">;
+export type GetUserResult = FunctionResult<"getUser">;
+export type ListFolderArgs = FunctionArgs<"listFolder">;
+export type GetSignedUrlArgs = FunctionArgs<"getSignedUrl">;
+export type GetSignedUrlResult = FunctionResult<"getSignedUrl">;
+export type SearchFilesArgs = FunctionArgs<"searchFiles">;
 export type FoundFile = z.infer<typeof schemas.SearchHit>["_source"];
-export interface StatsArgs extends AccountArgs {
-  /** Start of the range, an ISO 8601 date-time (UTC without a zone), or a date: the start of that day (UTC). */
-  from?: string;
-  /** End of the range, as `from`; a date is the end of that day (UTC). */
-  to?: string;
-}
+export type StatsArgs = FunctionArgs<"getStorageStats">;
 export type StorageDay = { day: string } & AccountStorage;
-export interface HttpDay {
-  day: string;
-  count: number;
-  size: number;
-}
+export type HttpDay = FunctionResult<"getHttpStats">["days"][number];
 
 /** Where a face runs a data function. */
 export type Runner = (
@@ -88,29 +60,30 @@ export type Runner = (
 
 /** The data functions, typed, run by `run`. */
 export function dataFunctionsOn(run: Runner) {
+  // typed by the function's schemas; a result the contract's schema types is named (`Account`, ...)
   const call =
-    <A extends object, R>(name: DataFunctionName) =>
-    (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
+    <N extends DataFunctionName, R = FunctionResult<N>>(name: N) =>
+    (args: FunctionArgs<N>, opts?: pulumi.InvokeOptions): Promise<R> =>
       run(name, args, opts) as Promise<R>;
   const output =
     <A extends object, R>(fn: (args: A, opts?: pulumi.InvokeOptions) => Promise<R>) =>
     (args?: OutputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
       pulumi.output((args ?? {}) as A).apply((plain) => fn(plain as A, opts));
-  const getAccount = call<AccountArgs, Account>("getAccount");
-  const getAccountStorage = call<AccountArgs, AccountStorage>("getAccountStorage");
-  const limits = call<AccountArgs, { counters: AccountLimits }>("getAccountLimits");
+  const getAccount = call<"getAccount", Account>("getAccount");
+  const getAccountStorage = call<"getAccountStorage", AccountStorage>("getAccountStorage");
+  const limits = call("getAccountLimits");
   // the TypeScript SDK returns the counters themselves, as it always did
   const getAccountLimits = (args: AccountArgs, opts?: pulumi.InvokeOptions) =>
     limits(args, opts).then((r) => r.counters);
-  const getBillingPlan = call<AccountArgs, BillingPlan>("getBillingPlan");
-  const getAccountUsers = call<AccountArgs, { users: AccountUser[] }>("getAccountUsers");
-  const getUser = call<GetUserArgs, GetUserResult>("getUser");
-  const listFolder = call<ListFolderArgs, { path: string; entries: FolderEntry[] }>("listFolder");
-  const getSignedUrl = call<GetSignedUrlArgs, GetSignedUrlResult>("getSignedUrl");
-  const searchFiles = call<SearchFilesArgs, { total: number; files: FoundFile[] }>("searchFiles");
-  const getStorageStats = call<StatsArgs, { days: StorageDay[] }>("getStorageStats");
-  const getTrafficStats = call<StatsArgs, { traffic: Record<string, unknown> }>("getTrafficStats");
-  const getHttpStats = call<StatsArgs, { days: HttpDay[] }>("getHttpStats");
+  const getBillingPlan = call<"getBillingPlan", BillingPlan>("getBillingPlan");
+  const getAccountUsers = call("getAccountUsers");
+  const getUser = call("getUser");
+  const listFolder = call<"listFolder", { path: string; entries: FolderEntry[] }>("listFolder");
+  const getSignedUrl = call("getSignedUrl");
+  const searchFiles = call<"searchFiles", { total: number; files: FoundFile[] }>("searchFiles");
+  const getStorageStats = call<"getStorageStats", { days: StorageDay[] }>("getStorageStats");
+  const getTrafficStats = call("getTrafficStats");
+  const getHttpStats = call("getHttpStats");
   return {
     /** The account object: settings, aliases (with custom domains), CDN host names, status. Secrets read as empty. */
     getAccount: (args: AccountArgs = {}, opts?: pulumi.InvokeOptions) => getAccount(args, opts),
