@@ -12,7 +12,7 @@ const schema = JSON.parse(readFileSync(join(dist, "provider/native/schema.json")
 const short = (token: string) => token.split(":").pop() as string;
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Inputs the SDK's classes take in another form than the plugin does (sdk/resources.ts). */
+/** Inputs the SDK's classes take in another form than the plugin does (sdk/prepare.ts). */
 const ARGS_DIFFER: Record<string, { omit: string[]; add: string[] }> = {
   AccountSettings: {
     omit: ["fetching", "fetchingSecrets"],
