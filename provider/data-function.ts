@@ -3,15 +3,11 @@
 import type { z } from "zod";
 import type { MediahostClient } from "./client";
 
-export interface DataFunction<
-  A extends z.ZodObject = z.ZodObject,
-  R extends z.ZodType = z.ZodType,
-  S extends string = string,
-> {
+export interface DataFunction<A extends z.ZodObject = z.ZodObject, R = unknown, S extends string = string> {
   readonly description: string;
   readonly args: A;
   /** What it returns (for the schema, and the SDK's result types: sdk/functions.ts). */
-  readonly result: R;
+  readonly result: z.ZodType<R>;
   /** Top-level results that are secrets (the SDK types them as Outputs). */
   readonly secrets?: readonly S[];
   /** Top-level arguments that are secrets (a key): the package schema marks them so. */
@@ -20,7 +16,7 @@ export interface DataFunction<
 }
 
 /** Declares a data function, its arguments' types checked against its `run`, its types kept for the SDK. */
-export function define<A extends z.ZodObject, R extends z.ZodType, S extends string = never>(
+export function define<A extends z.ZodObject, R, S extends string = never>(
   fn: DataFunction<A, R, S>,
 ): DataFunction<A, R, S> {
   return fn;

@@ -32,7 +32,8 @@ function withoutCredentials(account: AccountRead): AccountRead {
   return out;
 }
 
-export const dataFunctions = {
+/** The functions over the account; provider/media-functions.ts holds those over its media. */
+const accountFunctions = {
   getAccount: define({
     description:
       "The account object: settings, aliases (with custom domains), CDN host names, status. Secrets read as empty.",
@@ -117,6 +118,11 @@ export const dataFunctions = {
       return { path, entries };
     },
   }),
+};
+
+// typed by name, so that the declarations name the two groups rather than spell them out again
+export const dataFunctions: typeof accountFunctions & typeof mediaFunctions = {
+  ...accountFunctions,
   ...mediaFunctions,
 };
 

@@ -171,11 +171,14 @@ export function kindsModule(): string {
     "// arguments and outputs are the kind's schema's types, or sdk/prepare.ts's for a kind the program",
     "// prepares (`ArgsFor`, `OutputsFor`, `kindClasses`: sdk/resource.ts). The dynamic classes are",
     "// exported at the top level, the native ones in the `native` namespace (sdk/native.ts).",
-    'import { type ArgsFor, kindClasses } from "./resource";',
+    'import { type ArgsFor, type KindClasses, kindClasses, type OutputsFor } from "./resource";',
     ...all.flatMap(({ name, kind }) => [
       "",
       `export type ${name}Args = ArgsFor<"${name}">;`,
-      `const ${classes(name)} = kindClasses("${name}", { ${Object.keys(kind.outputs)
+      // typed by name, so that the declarations name the types rather than spell them out
+      `const ${classes(name)}: KindClasses<${name}Args, OutputsFor<"${name}">> = kindClasses("${name}", { ${Object.keys(
+        kind.outputs,
+      )
         .map((o) => `${o}: true`)
         .join(", ")} });`,
       ...docComment(kind.docs.summary),

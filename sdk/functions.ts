@@ -30,7 +30,9 @@ type FunctionResult<N extends DataFunctionName> = Flat<
 >;
 type Output<N extends DataFunctionName> = z.output<Functions[N]["result"]>;
 
-export type AccountArgs = FunctionArgs<"getAccount">;
+// interfaces, so that the declarations name them rather than spell them out
+
+export interface AccountArgs extends FunctionArgs<"getAccount"> {}
 type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 export type Account = z.infer<typeof schemas.Account>;
@@ -40,14 +42,14 @@ export type BillingPlan = z.infer<typeof schemas.BillingPlan>;
 export type AccountUser = FunctionResult<"getAccountUsers">["users"][number];
 export type FolderEntry = z.infer<typeof schemas.DirEntry>;
 
-export type GetUserArgs = FunctionArgs<"getUser">;
-export type GetUserResult = FunctionResult<"getUser">;
-export type ListFolderArgs = FunctionArgs<"listFolder">;
-export type GetSignedUrlArgs = FunctionArgs<"getSignedUrl">;
-export type GetSignedUrlResult = FunctionResult<"getSignedUrl">;
-export type SearchFilesArgs = FunctionArgs<"searchFiles">;
+export interface GetUserArgs extends FunctionArgs<"getUser"> {}
+export interface GetUserResult extends FunctionResult<"getUser"> {}
+export interface ListFolderArgs extends FunctionArgs<"listFolder"> {}
+export interface GetSignedUrlArgs extends FunctionArgs<"getSignedUrl"> {}
+export interface GetSignedUrlResult extends FunctionResult<"getSignedUrl"> {}
+export interface SearchFilesArgs extends FunctionArgs<"searchFiles"> {}
 export type FoundFile = z.infer<typeof schemas.SearchHit>["_source"];
-export type StatsArgs = FunctionArgs<"getStorageStats">;
+export interface StatsArgs extends FunctionArgs<"getStorageStats"> {}
 export type StorageDay = { day: string } & AccountStorage;
 export type HttpDay = FunctionResult<"getHttpStats">["days"][number];
 
@@ -60,30 +62,36 @@ export type Runner = (
 
 /** The data functions, typed, run by `run`. */
 export function dataFunctionsOn(run: Runner) {
-  // typed by the function's schemas; a result the contract's schema types is named (`Account`, ...)
+  // named by the types above, which the declarations then name rather than spell out
   const call =
-    <N extends DataFunctionName, R = FunctionResult<N>>(name: N) =>
-    (args: FunctionArgs<N>, opts?: pulumi.InvokeOptions): Promise<R> =>
+    <N extends DataFunctionName, A extends FunctionArgs<N>, R>(name: N) =>
+    (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
       run(name, args, opts) as Promise<R>;
   const output =
     <A extends object, R>(fn: (args: A, opts?: pulumi.InvokeOptions) => Promise<R>) =>
     (args?: OutputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
       pulumi.output((args ?? {}) as A).apply((plain) => fn(plain as A, opts));
-  const getAccount = call<"getAccount", Account>("getAccount");
-  const getAccountStorage = call<"getAccountStorage", AccountStorage>("getAccountStorage");
-  const limits = call("getAccountLimits");
+  const getAccount = call<"getAccount", AccountArgs, Account>("getAccount");
+  const getAccountStorage = call<"getAccountStorage", AccountArgs, AccountStorage>("getAccountStorage");
+  const limits = call<"getAccountLimits", AccountArgs, { counters: AccountLimits }>("getAccountLimits");
   // the TypeScript SDK returns the counters themselves, as it always did
   const getAccountLimits = (args: AccountArgs, opts?: pulumi.InvokeOptions) =>
     limits(args, opts).then((r) => r.counters);
-  const getBillingPlan = call<"getBillingPlan", BillingPlan>("getBillingPlan");
-  const getAccountUsers = call("getAccountUsers");
-  const getUser = call("getUser");
-  const listFolder = call<"listFolder", { path: string; entries: FolderEntry[] }>("listFolder");
-  const getSignedUrl = call("getSignedUrl");
-  const searchFiles = call<"searchFiles", { total: number; files: FoundFile[] }>("searchFiles");
-  const getStorageStats = call<"getStorageStats", { days: StorageDay[] }>("getStorageStats");
-  const getTrafficStats = call("getTrafficStats");
-  const getHttpStats = call("getHttpStats");
+  const getBillingPlan = call<"getBillingPlan", AccountArgs, BillingPlan>("getBillingPlan");
+  const getAccountUsers = call<"getAccountUsers", AccountArgs, { users: AccountUser[] }>("getAccountUsers");
+  const getUser = call<"getUser", GetUserArgs, GetUserResult>("getUser");
+  const listFolder = call<"listFolder", ListFolderArgs, { path: string; entries: FolderEntry[] }>(
+    "listFolder",
+  );
+  const getSignedUrl = call<"getSignedUrl", GetSignedUrlArgs, GetSignedUrlResult>("getSignedUrl");
+  const searchFiles = call<"searchFiles", SearchFilesArgs, { total: number; files: FoundFile[] }>(
+    "searchFiles",
+  );
+  const getStorageStats = call<"getStorageStats", StatsArgs, { days: StorageDay[] }>("getStorageStats");
+  const getTrafficStats = call<"getTrafficStats", StatsArgs, FunctionResult<"getTrafficStats">>(
+    "getTrafficStats",
+  );
+  const getHttpStats = call<"getHttpStats", StatsArgs, { days: HttpDay[] }>("getHttpStats");
   return {
     /** The account object: settings, aliases (with custom domains), CDN host names, status. Secrets read as empty. */
     getAccount: (args: AccountArgs = {}, opts?: pulumi.InvokeOptions) => getAccount(args, opts),

@@ -3,10 +3,13 @@
 // arguments and outputs are the kind's schema's types, or sdk/prepare.ts's for a kind the program
 // prepares (`ArgsFor`, `OutputsFor`, `kindClasses`: sdk/resource.ts). The dynamic classes are
 // exported at the top level, the native ones in the `native` namespace (sdk/native.ts).
-import { type ArgsFor, kindClasses } from "./resource";
+import { type ArgsFor, type KindClasses, kindClasses, type OutputsFor } from "./resource";
 
 export type AccountSettingsArgs = ArgsFor<"AccountSettings">;
-const accountSettingsClasses = kindClasses("AccountSettings", { cdnUrl: true });
+const accountSettingsClasses: KindClasses<AccountSettingsArgs, OutputsFor<"AccountSettings">> = kindClasses(
+  "AccountSettings",
+  { cdnUrl: true },
+);
 /**
  * The account singleton's minify and remote-fetching options. Only the groups given are managed.
  * Secrets are write-only at the service, so their drift cannot be seen.
@@ -14,7 +17,9 @@ const accountSettingsClasses = kindClasses("AccountSettings", { cdnUrl: true });
 export class AccountSettings extends accountSettingsClasses.dynamic {}
 
 export type AliasArgs = ArgsFor<"Alias">;
-const aliasClasses = kindClasses("Alias", { customDomain: true });
+const aliasClasses: KindClasses<AliasArgs, OutputsFor<"Alias">> = kindClasses("Alias", {
+  customDomain: true,
+});
 /**
  * One address alias of the account. Only the fields given are managed. Writes of several aliases in
  * one run are gathered into one account update. The API cannot delete an alias: on delete the map
@@ -23,12 +28,18 @@ const aliasClasses = kindClasses("Alias", { customDomain: true });
 export class Alias extends aliasClasses.dynamic {}
 
 export type CustomDomainArgs = ArgsFor<"CustomDomain">;
-const customDomainClasses = kindClasses("CustomDomain", { seenOnAccount: true });
+const customDomainClasses: KindClasses<CustomDomainArgs, OutputsFor<"CustomDomain">> = kindClasses(
+  "CustomDomain",
+  { seenOnAccount: true },
+);
 /** A custom CDN domain of an alias, read back from the alias entry. */
 export class CustomDomain extends customDomainClasses.dynamic {}
 
 export type SubAccountArgs = ArgsFor<"SubAccount">;
-const subAccountClasses = kindClasses("SubAccount", {});
+const subAccountClasses: KindClasses<SubAccountArgs, OutputsFor<"SubAccount">> = kindClasses(
+  "SubAccount",
+  {},
+);
 /**
  * A sub-account (shares the parent's plan). The API cannot list or read sub-accounts, so drift is
  * invisible: refresh keeps the state, and one deleted elsewhere is noticed only on delete.
@@ -36,7 +47,7 @@ const subAccountClasses = kindClasses("SubAccount", {});
 export class SubAccount extends subAccountClasses.dynamic {}
 
 export type FolderArgs = ArgsFor<"Folder">;
-const folderClasses = kindClasses("Folder", { cdnUrl: true });
+const folderClasses: KindClasses<FolderArgs, OutputsFor<"Folder">> = kindClasses("Folder", { cdnUrl: true });
 /**
  * A folder of the account's file tree. Missing parents are created; only this folder is managed. A
  * path change moves it with everything in it.
@@ -44,7 +55,10 @@ const folderClasses = kindClasses("Folder", { cdnUrl: true });
 export class Folder extends folderClasses.dynamic {}
 
 export type FolderOptionsArgs = ArgsFor<"FolderOptions">;
-const folderOptionsClasses = kindClasses("FolderOptions", {});
+const folderOptionsClasses: KindClasses<FolderOptionsArgs, OutputsFor<"FolderOptions">> = kindClasses(
+  "FolderOptions",
+  {},
+);
 /**
  * The options of one folder. Only the options given are managed; deleting leaves them (they go with
  * the folder).
@@ -52,7 +66,9 @@ const folderOptionsClasses = kindClasses("FolderOptions", {});
 export class FolderOptions extends folderOptionsClasses.dynamic {}
 
 export type FolderMetaArgs = ArgsFor<"FolderMeta">;
-const folderMetaClasses = kindClasses("FolderMeta", { approvalDatetime: true });
+const folderMetaClasses: KindClasses<FolderMetaArgs, OutputsFor<"FolderMeta">> = kindClasses("FolderMeta", {
+  approvalDatetime: true,
+});
 /**
  * Title, description, tags, product and approval of a folder or file. Only the fields given are
  * managed; deleting clears them.
@@ -60,7 +76,11 @@ const folderMetaClasses = kindClasses("FolderMeta", { approvalDatetime: true });
 export class FolderMeta extends folderMetaClasses.dynamic {}
 
 export type FileArgs = ArgsFor<"File">;
-const fileClasses = kindClasses("File", { sha256: true, size: true, mtime: true });
+const fileClasses: KindClasses<FileArgs, OutputsFor<"File">> = kindClasses("File", {
+  sha256: true,
+  size: true,
+  mtime: true,
+});
 /**
  * A file of the account: from `content`, a `source` asset, or a `fetchUrl` the service fetches. The
  * state keeps its SHA-256, size and mtime; a refresh downloads only when size or mtime changed.
@@ -69,7 +89,10 @@ const fileClasses = kindClasses("File", { sha256: true, size: true, mtime: true 
 export class File extends fileClasses.dynamic {}
 
 export type PointOfInterestArgs = ArgsFor<"PointOfInterest">;
-const pointOfInterestClasses = kindClasses("PointOfInterest", {});
+const pointOfInterestClasses: KindClasses<PointOfInterestArgs, OutputsFor<"PointOfInterest">> = kindClasses(
+  "PointOfInterest",
+  {},
+);
 /**
  * One named rectangle on a file (a point of interest), in fractions 0..1 of the image. Deleting it
  * leaves the file's other points.
