@@ -31,7 +31,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Face } from "../provider/face";
 import { kindByName } from "../provider/resources";
-import { describe } from "../provider/resources/kind";
+import { describe, importOf } from "../provider/resources/kind";
 import { describeBackend } from "./lib/backend";
 import { type DiyStore, diyStore } from "./lib/diy-store";
 import { fileBackendDir, repairEmptyAttrs } from "./lib/file-backend";
@@ -211,18 +211,15 @@ async function main(argv: string[]): Promise<number> {
     let id: string;
     try {
       // the account singleton's id is the account's alias, which only a read tells
-      id = kind.id(create.inputs as never, kind.singleton ? await aliasOf(create, what) : undefined);
+      id = kind.id(create.inputs, kind.singleton ? await aliasOf(create, what) : undefined);
     } catch {
       progress(`${create.urn}: skipped (its id is not known from its inputs)`);
       continue;
     }
     // a native resource an import gives back as declared is imported; the others (a File from
     // `source`) are noted in the journal, like the dynamic face's: its next create takes it over
-    if (
-      isNative(create) &&
-      !("refused" in kind.importing) &&
-      (kind.importing.reimports?.(create.inputs) ?? true)
-    ) {
+    const importing = importOf(kind);
+    if (isNative(create) && !("refused" in importing) && (importing.reimports?.(create.inputs) ?? true)) {
       imports.push({ what, document: importDocument(create, id) });
       progress(
         `${values.print ? "would import" : "imports"} ${what} if it exists (${create.urn}): pulumi import ${create.type} ${create.urn.slice(create.urn.lastIndexOf("::") + 2)} ${id}`,
@@ -235,7 +232,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const ctx = face.account(create.inputs.account as string | undefined);
     const alias = await ctx.alias(undefined, what);
-    face.serving(create.owner);
+    face.setOwner(create.owner);
     face.session.journal(ctx, alias)?.beginCreate(kind.name, id);
     progress(`noted ${what} in account "${alias}": the next \`pulumi up\` takes it over if it exists`);
   }

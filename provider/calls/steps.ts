@@ -1,39 +1,52 @@
-// What the lifecycle's steps share (provider/lifecycle.ts, and the create and the delete of
-// provider/contexts.ts): the opening of a call on a resource in the state, where this run's moves
-// put an object, "not found" meaning gone, and outputs the engine can carry. Small helpers only:
-// each operation's own steps stay in the one place that runs them.
-import type { AccountContext } from "./account/context";
-import { MediahostError } from "./client";
-import { ProviderError } from "./errors";
-import { describe, type Kind, type Recorded } from "./resources/kind";
-import type { Move, Session } from "./session";
+// What the calls on a resource share (provider/calls/*: each call one object running its
+// steps): the opening of a call on a resource in the state, where this run's moves put an object,
+// "not found" meaning gone, and outputs the engine can carry. Small helpers only: each call's own
+// steps stay in the one place that runs them.
+import type { AccountContext } from "../account/context";
+import { MediahostError } from "../client";
+import { ProviderError } from "../errors";
+import { log } from "../log";
+import { describe, type Kind, type KindContext, type State, type Stored } from "../resources/kind";
+import type { Move } from "../run-plan";
+import type { Session } from "../session";
 
 type Props = Record<string, unknown>;
-type State = Props & Recorded;
+
+/** What a call on an object opens: the account's context, the alias its credentials reach, and the state there. */
+export interface Opened {
+  ctx: AccountContext;
+  alias: string;
+  /** The state, with the alias the call checked (or the recorded one the writer checks). */
+  olds: State;
+}
 
 /**
  * The opening of every call on a resource in the state: it is seen in the state (the journal
  * forgets its create in flight), and its account — the context of its account name, and the
  * alias its credentials reach, checked against the recorded one now, or (`"byWriter"`, for
- * kinds that write through the account writer) on the writer's own read before it writes.
+ * kinds that write through the account writer) on the writer's own read before it writes. A
+ * state without a recorded alias (an early release's) learns it now either way.
  */
 export async function openRecorded(
   session: Session,
   kind: Kind,
   id: string,
-  olds: State,
+  olds: Stored,
   accountName: string | undefined,
   check: "now" | "byWriter" = kind.viaAccountWriter ? "byWriter" : "now",
-): Promise<{ ctx: AccountContext; alias: string }> {
+): Promise<Opened> {
   seenInState(session, kind, id, olds);
   const ctx = session.context(accountName);
+  const recorded = olds.accountAlias;
   const alias =
-    check === "byWriter" ? olds.accountAlias : await ctx.alias(olds.accountAlias, describe(kind, olds));
-  return { ctx, alias };
+    check === "byWriter" && recorded !== undefined
+      ? recorded
+      : await ctx.alias(recorded, describe(kind, olds));
+  return { ctx, alias, olds: { ...olds, accountAlias: alias } };
 }
 
 /** The object is in the stack's state: a journal note of its create in flight is no longer needed. */
-export function seenInState(session: Session, kind: Kind, id: string, olds: State): void {
+export function seenInState(session: Session, kind: Kind, id: string, olds: Stored): void {
   if (!session.owner || !id || typeof olds.accountAlias !== "string") return;
   try {
     const ctx = session.context(olds.account);
@@ -54,15 +67,16 @@ export async function whereNow(
   olds: State,
   move?: Move,
 ): Promise<State> {
-  const prop = kind.location;
-  if (!prop || typeof olds[prop] !== "string") return olds;
-  const where = move?.from ?? session.locate(alias, kind, olds[prop] as string);
-  if (where.location === olds[prop]) return olds;
+  const prop = kind.tree?.location;
+  const recorded = prop === undefined ? undefined : olds[prop];
+  if (prop === undefined || typeof recorded !== "string") return olds;
+  const where = move?.from ?? session.plan.locate(alias, kind, recorded);
+  if (where.location === recorded) return olds;
   try {
     await where.after;
   } catch (err) {
     throw new ProviderError(
-      `${olds[prop]} did not move: the folder holding it failed to move (${(err as Error).message})`,
+      `${recorded} did not move: the folder holding it failed to move (${(err as Error).message})`,
     );
   }
   return { ...olds, [prop]: where.location };
@@ -100,8 +114,9 @@ export async function orGone<T>(work: Promise<T>): Promise<T | undefined> {
  * and what to do, instead of the operation that met it.
  */
 export function parentMissing(kind: Kind, err: unknown, inputs: Props, alias: string | undefined): unknown {
-  if (!(err instanceof MediahostError && err.isNotFound) || !kind.belongsTo) return err;
-  const path = inputs[kind.belongsTo];
+  const belongsTo = kind.tree?.belongsTo;
+  if (!(err instanceof MediahostError && err.isNotFound) || belongsTo === undefined) return err;
+  const path = inputs[belongsTo];
   if (typeof path !== "string") return err;
   const where = alias === undefined ? "" : ` in account "${alias}"`;
   return new ProviderError(
@@ -109,4 +124,35 @@ export function parentMissing(kind: Kind, err: unknown, inputs: Props, alias: st
       "(a Folder or File resource, and pass its `path` output here so it is created first)",
     { cause: err },
   );
+}
+
+/** What the context of every call shares: the account, once known, and the log. */
+export abstract class StepContext implements KindContext {
+  protected ctx?: AccountContext;
+  protected alias?: string;
+
+  constructor(protected readonly resource: string) {}
+
+  get client() {
+    return this.account.client;
+  }
+
+  get account(): AccountContext {
+    if (!this.ctx) throw new Error(`${this.resource}: the account is not open yet`);
+    return this.ctx;
+  }
+
+  get accountAlias(): string {
+    if (this.alias === undefined)
+      throw new Error(`${this.resource}: the account is not known yet (landed() first)`);
+    return this.alias;
+  }
+
+  info(message: string): void {
+    log.info(message);
+  }
+
+  warn(message: string): void {
+    log.warn(message);
+  }
 }
