@@ -13,7 +13,6 @@ import type { z } from "zod";
 import { Creation } from "./calls/create";
 import { Deletion } from "./calls/delete";
 import { type Found, Import, Refresh } from "./calls/read";
-import { seenInState } from "./calls/steps";
 import { Update } from "./calls/update";
 import { MediahostError } from "./client";
 import { DEFAULT_ACCOUNT } from "./config";
@@ -75,7 +74,7 @@ export class Lifecycle {
    * name with the very same credentials reaches the same account: an update, not a replace.
    */
   diff(kind: Kind, id: string, olds: Stored, news: Props): DiffResult {
-    seenInState(this.session, kind, id, olds);
+    this.session.seenInState(kind.name, id, olds);
     const changes = propertiesOf(kind).filter((key) => changed(kind, key, olds[key], news[key]));
     const replaceOn: string[] = [...kind.replaceOn];
     const accountMoves =

@@ -7,6 +7,7 @@ import { AccountContext, type ContextOptions } from "./account/context";
 import { TokenCache } from "./client";
 import { type Configuration, type Credentials, credentialsFor, DEFAULT_ACCOUNT } from "./config";
 import { journalFor, type StackJournal } from "./journal";
+import type { Stored } from "./resources/kind";
 import { RunPlan } from "./run-plan";
 
 const fingerprint = (c: Credentials) => TokenCache.key(c.baseUrl, c.clientId, c.clientSecret);
@@ -97,6 +98,16 @@ export class Session {
 
   journal(ctx: AccountContext, accountAlias: string): StackJournal | undefined {
     return journalFor(this.configuration.journalDir, this.stack, ctx.client.baseUrl, accountAlias);
+  }
+
+  /** The object is in the stack's state: a journal note of its create in flight is no longer needed. */
+  seenInState(kindName: string, id: string, olds: Stored): void {
+    if (!this.stack || !id || typeof olds.accountAlias !== "string") return;
+    try {
+      this.journal(this.context(olds.account), olds.accountAlias)?.created(kindName, id);
+    } catch {
+      // an account no longer configured: its operations report that themselves
+    }
   }
 
   /** The service address an account name reaches, if the name is configured. */

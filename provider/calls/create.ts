@@ -16,7 +16,7 @@ import type { StackJournal } from "../journal";
 import { log } from "../log";
 import { type CreateContext, describe, type Kind, kindContext } from "../resources/kind";
 import type { Session } from "../session";
-import { defined, parentMissing, StepContext } from "./steps";
+import { ContextCall, defined } from "./call";
 
 type Props = Record<string, unknown>;
 
@@ -32,7 +32,7 @@ export function adoptHint(what: string, account: string): string {
   );
 }
 
-export class Creation extends StepContext implements CreateContext {
+export class Creation extends ContextCall implements CreateContext {
   readonly id: string;
   private hasLanded = false;
   private journal?: StackJournal;
@@ -41,11 +41,11 @@ export class Creation extends StepContext implements CreateContext {
   private takeover?: { adopted: boolean; prior?: unknown };
 
   constructor(
-    private readonly session: Session,
-    private readonly kind: Kind,
+    session: Session,
+    kind: Kind,
     private readonly inputs: Props,
   ) {
-    super(describe(kind, inputs));
+    super(session, kind, describe(kind, inputs));
     this.ctx = session.context(accountName(inputs));
     this.id = kind.id(inputs);
   }
@@ -64,7 +64,7 @@ export class Creation extends StepContext implements CreateContext {
     await this.learnAccount();
     const extra = await this.kind
       .create(this, this.inputs)
-      .catch((err: unknown) => Promise.reject(parentMissing(this.kind, err, this.inputs, this.alias)));
+      .catch((err: unknown) => Promise.reject(this.parentMissing(err, this.inputs, this.alias)));
     return this.finish(extra);
   }
 

@@ -4,25 +4,25 @@
 import { log } from "../log";
 import { type DeleteContext, describe, type Kind, type Stored } from "../resources/kind";
 import type { Session } from "../session";
-import { openRecorded, orGone, StepContext, whereNow } from "./steps";
+import { ContextCall, orGone } from "./call";
 
 /**
  * One delete: whether another resource of the stack holds the object now, whether an object that
  * contains this one is leaving in this run, and whether the kind chose to leave the object in
  * place as this stack's ("kept").
  */
-export class Deletion extends StepContext implements DeleteContext {
+export class Deletion extends ContextCall implements DeleteContext {
   private leaving = false;
   /** Why the kind left the object in place, if it did. */
   keptBecause?: string;
 
   constructor(
-    private readonly session: Session,
-    private readonly kind: Kind,
+    session: Session,
+    kind: Kind,
     private readonly id: string,
     private readonly olds: Stored,
   ) {
-    super(describe(kind, olds));
+    super(session, kind, describe(kind, olds));
   }
 
   /**
@@ -32,7 +32,7 @@ export class Deletion extends StepContext implements DeleteContext {
    */
   async run(): Promise<void> {
     const { kind, id } = this;
-    const { ctx, alias, olds } = await openRecorded(this.session, kind, id, this.olds, this.olds.account);
+    const { ctx, alias, olds } = await this.open(id, this.olds, this.olds.account);
     this.ctx = ctx;
     this.alias = alias;
     if (this.claimedByAnother()) {
@@ -41,7 +41,7 @@ export class Deletion extends StepContext implements DeleteContext {
     }
     this.leaving = this.session.plan.containerLeaving(alias, kind, id);
     // a container's move in this run carried it: it is deleted where it went
-    const current = await whereNow(this.session, kind, alias, olds).catch(() => olds);
+    const current = await this.whereNow(alias, olds).catch(() => olds);
     await orGone(kind.delete(this, current));
     if (this.keptBecause === undefined) this.forget();
   }

@@ -12,7 +12,7 @@ import {
 } from "../resources/kind";
 import { systemRefusal } from "../resources/schema";
 import type { Session } from "../session";
-import { defined, openRecorded, orGone, seenInState } from "./steps";
+import { Call, defined, orGone } from "./call";
 
 type Props = Record<string, unknown>;
 
@@ -23,13 +23,15 @@ export interface Found {
 }
 
 /** What the object holds now (outputs, and the inputs that match them), or undefined when it is gone. */
-export class Refresh {
+export class Refresh extends Call {
   constructor(
-    private readonly session: Session,
-    private readonly kind: Kind,
+    session: Session,
+    kind: Kind,
     private readonly id: string,
     private readonly olds: Stored,
-  ) {}
+  ) {
+    super(session, kind, describe(kind, olds));
+  }
 
   async run(): Promise<Found | undefined> {
     const live = await this.readChecked();
@@ -46,14 +48,14 @@ export class Refresh {
     const { session, kind, id } = this;
     const recorded = this.olds.accountAlias;
     if (typeof recorded !== "string") {
-      const { ctx, alias, olds } = await openRecorded(session, kind, id, this.olds, this.olds.account, "now");
+      const { ctx, alias, olds } = await this.open(id, this.olds, this.olds.account, "now");
       return orGone(kind.read(kindContext(ctx, alias), olds));
     }
-    seenInState(session, kind, id, this.olds);
+    session.seenInState(kind.name, id, this.olds);
     const ctx = session.context(this.olds.account);
     const olds: State = { ...this.olds, accountAlias: recorded };
     const [checked, read] = await Promise.allSettled([
-      ctx.alias(recorded, describe(kind, this.olds)),
+      ctx.alias(recorded, this.resource),
       orGone(kind.read(kindContext(ctx, recorded), olds)),
     ]);
     if (checked.status === "rejected") throw checked.reason;
@@ -66,16 +68,13 @@ export class Refresh {
  * An import (the native face): the object with id `id`, read whole, and the inputs that declare
  * it; undefined when there is none. A kind that cannot be imported says why.
  */
-export class Import {
+export class Import extends Call {
   constructor(
-    private readonly session: Session,
-    private readonly kind: Kind,
+    session: Session,
+    kind: Kind,
     private readonly id: string,
-  ) {}
-
-  /** What the messages call the resource. */
-  get resource(): string {
-    return `${this.kind.name} ${this.id}`;
+  ) {
+    super(session, kind, `${kind.name} ${id}`);
   }
 
   async run(): Promise<Found | undefined> {

@@ -3,23 +3,20 @@
 import { describe, type Kind, kindContext, type State, type Stored } from "../resources/kind";
 import type { Move } from "../run-plan";
 import type { Session } from "../session";
+import { Call, defined } from "./call";
 import { accountName } from "./create";
-import { defined, openRecorded, parentMissing, whereNow } from "./steps";
 
 type Props = Record<string, unknown>;
 
-export class Update {
+export class Update extends Call {
   constructor(
-    private readonly session: Session,
-    private readonly kind: Kind,
+    session: Session,
+    kind: Kind,
     private readonly id: string,
     private readonly stored: Stored,
     private readonly news: Props,
-  ) {}
-
-  /** What the messages call the resource. */
-  get resource(): string {
-    return describe(this.kind, this.stored);
+  ) {
+    super(session, kind, describe(kind, stored));
   }
 
   /**
@@ -29,14 +26,14 @@ export class Update {
    * keep what the lifecycle recorded.
    */
   async run(): Promise<Props> {
-    const { session, kind, news } = this;
-    const { ctx, alias, olds } = await openRecorded(session, kind, this.id, this.stored, accountName(news));
+    const { kind, news } = this;
+    const { ctx, alias, olds } = await this.open(this.id, this.stored, accountName(news));
     const move = this.ownMove(alias, olds);
-    const current = await whereNow(session, kind, alias, olds, move);
+    const current = await this.whereNow(alias, olds, move);
     try {
       const extra = await kind
         .update(kindContext(ctx, alias), current, news)
-        .catch((err: unknown) => Promise.reject(parentMissing(kind, err, news, alias)));
+        .catch((err: unknown) => Promise.reject(this.parentMissing(err, news, alias)));
       move?.settle();
       return defined({ ...this.stored, ...news, ...extra, ...this.carried() });
     } catch (err) {
