@@ -8,7 +8,7 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { credentialsFor, resolveAccounts } from "../provider/config";
+import { credentialsFor, resolveAccounts } from "../provider/for-tools";
 import { Interrupted, renderTable, runDoctor, Secrets, UsageError } from "./lib/doctor";
 import { locatePulumi } from "./lib/pulumi-cli";
 import { runMain } from "./lib/run";

@@ -37,6 +37,7 @@ const FLOORS: { name: string; paths: string[] }[] = [
     name: "faces",
     paths: ["provider/face.ts", "provider/dynamic.ts", "provider/native/", "provider/index.ts"],
   },
+  { name: "the tools' door", paths: ["provider/for-tools.ts"] },
   { name: "sdk", paths: ["sdk/"] },
   { name: "tools", paths: ["tools/"] },
   { name: "scripts", paths: ["scripts/"] },
@@ -107,6 +108,8 @@ function cyclesIn(edges: Map<string, string[]>): string[] {
   return cycles;
 }
 
+/** The door the tools enter the provider by: what they may use of it, said in one place. */
+const TOOLS_DOOR = "provider/for-tools.ts";
 describe("the floors of the house", () => {
   const files = ["contract", "provider", "sdk", "tools", "scripts"].flatMap(sources);
 
@@ -186,5 +189,17 @@ describe("the floors of the house", () => {
         return kinds.filter((kind) => code.includes(`"${kind}"`)).map((kind) => `${file}: "${kind}"`);
       });
     expect(naming).toEqual([]);
+  });
+
+  it("lets the tools into the provider by one door (provider/for-tools.ts), no other module of it", () => {
+    const tools = sources("tools");
+    expect(tools).toContain("tools/recover.ts");
+    const around = tools.flatMap((file) =>
+      imports(file)
+        .map((spec) => target(file, spec))
+        .filter((to) => to.startsWith("provider/") && to !== TOOLS_DOOR)
+        .map((to) => `${file} -> ${to}`),
+    );
+    expect(around).toEqual([]);
   });
 });

@@ -5,9 +5,7 @@
 // refresh (each kind's `refreshReads`, each operation's counters from the contract) and checks
 // all of it, the part that fits, or nothing, saying which in one line before it starts.
 import { GLOBAL_COUNTER, type OperationName, operations } from "mediahost-contract";
-import { DEFAULT_ACCOUNT } from "../../provider/config";
-import { kindByName } from "../../provider/resources";
-import { ACCOUNT_READ, type RefreshRead } from "../../provider/resources/kind";
+import { ACCOUNT_READ, DEFAULT_ACCOUNT, kindByName, type RefreshRead } from "../../provider/for-tools";
 import { kindOfUrn } from "./diff";
 
 /** Calls by counter. */

@@ -5,8 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { errorText, fsErrorOf, HttpErrorBody, operations, SYSTEM_FOLDERS, schemas } from "mediahost-contract";
 import type { z } from "zod";
-import { type ReadOperation, readAnswer } from "../../provider/client";
-import type { Credentials } from "../../provider/config";
+import { type Credentials, type ReadOperation, readAnswer } from "../../provider/for-tools";
 import { undocumentedKeys } from "./doctor-keys";
 import { type Answer, Wire } from "./doctor-wire";
 

@@ -4,8 +4,7 @@
 // declare keeps them). Pure: no I/O, so it is unit-tested directly.
 
 import { parentOf } from "mediahost-contract";
-import { type KindName, kinds } from "../../provider/resources";
-import { PULUMI_RANGE } from "../../provider/version";
+import { type KindName, kinds, PULUMI_RANGE } from "../../provider/for-tools";
 import { fileMetaName, identifier, NameAllocator, pointName, slug } from "./names";
 import type { AccountSnapshot, FolderSnapshot } from "./read-account";
 

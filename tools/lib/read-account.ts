@@ -9,8 +9,7 @@
 import { Semaphore } from "async-mutex";
 import { joinPath, schemas, systemFolderOf } from "mediahost-contract";
 import type { z } from "zod";
-import { listFolder, type MediahostClient, MediahostError } from "../../provider/client";
-import { readableFetching } from "../../provider/resources/account-settings";
+import { listFolder, type MediahostClient, MediahostError, readableFetching } from "../../provider/for-tools";
 
 type OptionKey = keyof z.infer<typeof schemas.FolderOptions>;
 const OPTION_KEYS = Object.keys(schemas.FolderOptions.shape) as OptionKey[];
