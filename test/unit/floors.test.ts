@@ -3,6 +3,7 @@
 // contract only, and nothing in provider/ reaches the SDK, the tools, the emulator or the scripts.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const repo = resolve(__dirname, "../..");
@@ -110,6 +111,32 @@ function cyclesIn(edges: Map<string, string[]>): string[] {
 
 /** The door the tools enter the provider by: what they may use of it, said in one place. */
 const TOOLS_DOOR = "provider/for-tools.ts";
+/** The most lines a function of the tools may span. */
+const MAX_FUNCTION_LINES = 80;
+
+/** `file:line name (N lines)` of every function, method or arrow in `file` over `max` lines. */
+function longFunctions(file: string, max: number): string[] {
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(join(repo, file), "utf8"),
+    ts.ScriptTarget.Latest,
+    true,
+  );
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const line = (pos: number) => source.getLineAndCharacterOfPosition(pos).line;
+      const lines = line(node.getEnd()) - line(node.getStart(source)) + 1;
+      const named = node.name ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined);
+      const name = named?.getText(source) ?? "(anonymous)";
+      if (lines > max) found.push(`${file}:${line(node.getStart(source)) + 1} ${name} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 describe("the floors of the house", () => {
   const files = ["contract", "provider", "sdk", "tools", "scripts"].flatMap(sources);
 
@@ -201,5 +228,10 @@ describe("the floors of the house", () => {
         .map((to) => `${file} -> ${to}`),
     );
     expect(around).toEqual([]);
+  });
+
+  it(`keeps every function of the tools within ${MAX_FUNCTION_LINES} lines: a long one is split into named steps`, () => {
+    const long = sources("tools").flatMap((file) => longFunctions(file, MAX_FUNCTION_LINES));
+    expect(long).toEqual([]);
   });
 });
