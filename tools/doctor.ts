@@ -9,9 +9,8 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { credentialsFor, resolveAccounts } from "../provider/for-tools";
-import { runDoctor } from "./lib/doctor-probe";
+import { Interrupted, runDoctor, UsageError } from "./lib/doctor-probe";
 import { renderTable, Secrets } from "./lib/doctor-report";
-import { Interrupted, UsageError } from "./lib/doctor-write-probe";
 import { locatePulumi } from "./lib/pulumi-cli";
 import { runMain } from "./lib/run";
 

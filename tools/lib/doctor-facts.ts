@@ -1,7 +1,5 @@
-// mediahost-doctor's facts: what it gathers, one row per fact docs/api.md marks [likely] or
-// [unknown] (what the documentation expects, what the service answered, whether the provider
-// handles it, and which emulator variant of emulator/variants.ts plays that answer), and how an
-// answer is judged against its documented shape.
+// mediahost-doctor's facts: what it gathers, a row per fact docs/api.md marks [likely] or
+// [unknown], and how an answer is judged against its documented shape.
 import { operations, schemas } from "mediahost-contract";
 import type { z } from "zod";
 import { undocumentedKeys } from "./doctor-keys";
@@ -103,9 +101,6 @@ export interface DoctorReport {
   /** Every fact holds or is handled. */
   ok: boolean;
 }
-
-/** Every item, none hidden in "and N more": each is a fact the user may need. */
-export const list = (items: string[]) => items.join(", ");
 
 /** Where docs/api.md spells out an object that the contract lets through as any object. */
 const DOCUMENTED: Record<string, Record<string, z.ZodType>> = {

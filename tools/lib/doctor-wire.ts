@@ -1,9 +1,7 @@
 // mediahost-doctor's calls: raw HTTP through the provider's own transport, so that the doctor sees
 // each answer's status, headers and body as the service sent them. A 502, 503 or 504 is repeated
-// a few times and counted: a gateway in front of the service answered (docs/api.md#errors). And
-// how an answer reads: a success, a missing path, what it said.
+// a few times and counted: a gateway in front of the service answered (docs/api.md#errors).
 import type { IncomingHttpHeaders } from "node:http";
-import { errorText, fsErrorOf } from "mediahost-contract";
 import { send } from "../../provider/for-tools";
 
 export interface Answer {
@@ -13,15 +11,6 @@ export interface Answer {
   /** The body as JSON, when it parses. */
   json?: unknown;
 }
-
-export const fsError = (a: Answer) => fsErrorOf(a.text);
-export const isNoSuchFile = (a: Answer) =>
-  a.status === 404 || /no such file/i.test(fsError(a)?.message ?? "");
-/** A write that succeeded: 2xx and no file-system error in its body (mkdir answers one under 200). */
-export const succeeded = (a: Answer) => a.status >= 200 && a.status < 300 && !fsError(a);
-export const said = (a: Answer) => `${a.status}${a.text ? ` ${errorText(a.text)}` : " (empty)"}`;
-export const asObject = (v: unknown): Record<string, unknown> | undefined =>
-  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 export interface CallInput {
   query?: Record<string, string>;
