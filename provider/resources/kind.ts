@@ -120,7 +120,7 @@ export interface KindCore<S extends z.ZodObject = z.ZodObject, X extends object 
    * The calls a refresh's read of the object makes when nothing changed, for planning a check
    * against the hour's rate budget (mediahost-drift): tools/lib/budget.ts counts them.
    */
-  refreshReads(olds: State<S, X>): readonly RefreshRead[];
+  refreshReads(olds: z.output<S> & X & Partial<Recorded>): readonly RefreshRead[];
 
   create(ctx: CreateContext, inputs: z.output<S>): Promise<X>;
   /**
