@@ -15,7 +15,10 @@
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { MediahostClient } from "./client";
 import { ProviderError } from "./client/errors";
+import { containsUnknown } from "./diff";
+import { isExpected } from "./errors";
 
 export const DEFAULT_ACCOUNT = "default";
 
@@ -211,4 +214,76 @@ function percentSetting(
     throw new ProviderError(`${where}: must be a percent above 0 and at most 100, got "${raw}"`);
   }
   return percent;
+}
+
+/** A config key's value as this module reads config, from a provider's arguments: strings, objects as JSON. */
+export function readerOf(args: Record<string, unknown>): ConfigReader {
+  return (key) => {
+    const value = args[key.replace(/^mediahost:/, "")];
+    if (value === undefined || value === null) return undefined;
+    return typeof value === "string" ? value : JSON.stringify(value);
+  };
+}
+
+/** A configuration key that is wrong, and why. */
+export interface ConfigFailure {
+  property: string;
+  reason: string;
+}
+
+/**
+ * What is wrong with a provider's configuration, key by key, before anything runs (a preview):
+ * unknown keys, bad settings, an account whose credentials cannot make a client, and a
+ * configuration that reaches no account at all. Values still unknown (a preview of a provider
+ * whose arguments come from other resources) are judged once known, at Configure.
+ */
+export function configFailures(news: Record<string, unknown>): ConfigFailure[] {
+  const failures: ConfigFailure[] = [];
+  const known = new Set<string>([...CONFIG_KEYS, "version"]);
+  for (const key of Object.keys(news)) {
+    if (!known.has(key)) {
+      failures.push({
+        property: key,
+        reason: `unknown configuration key mediahost:${key} (known: ${CONFIG_KEYS.join(", ")})`,
+      });
+    }
+  }
+  const settled = Object.fromEntries(Object.entries(news).filter(([, v]) => !containsUnknown(v)));
+  let configuration: Configuration;
+  try {
+    configuration = readConfiguration({ config: readerOf(settled), env: process.env });
+  } catch (err) {
+    if (!isExpected(err)) throw err;
+    const message = (err as Error).message;
+    const key = /mediahost:(\w+)/.exec(message)?.[1] ?? "accounts";
+    return [...failures, { property: key, reason: message }];
+  }
+  let usable = 0;
+  for (const [name, credentials] of configuration.accounts) {
+    // the key the account's credentials come from: the top-level ones, or its entry under accounts
+    const property = name === DEFAULT_ACCOUNT ? undefined : "accounts";
+    if (credentials instanceof Error) {
+      // not every provider uses its top-level credentials (an `accounts` map may be all it has)
+      if (property) failures.push({ property, reason: credentials.message });
+      continue;
+    }
+    try {
+      // the client an account's resources would use refuses what it cannot work with
+      new MediahostClient({ ...credentials, ...configuration.client });
+      usable++;
+    } catch (err) {
+      if (!isExpected(err)) throw err;
+      const reason = (err as Error).message;
+      failures.push({ property: property ?? /^(\w+)/.exec(reason)?.[1] ?? "baseUrl", reason });
+    }
+  }
+  const unknownCredentials = ["baseUrl", "clientId", "clientSecret", "accounts"].some(
+    (k) => k in news && !(k in settled),
+  );
+  if (usable === 0 && failures.length === 0 && !unknownCredentials) {
+    const missing = configuration.accounts.get(DEFAULT_ACCOUNT);
+    const reason = missing instanceof Error ? missing.message : "no account is configured";
+    failures.push({ property: /mediahost\.(\w+)/.exec(reason)?.[1] ?? "clientId", reason });
+  }
+  return failures;
 }

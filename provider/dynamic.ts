@@ -5,15 +5,14 @@
 // results, and calls the lifecycle (provider/lifecycle.ts) through what every face shares
 // (provider/face.ts). Nothing else happens here.
 import type { ConfigReader } from "./config";
-import { configurationOf, Face, ownProperties as strip } from "./face";
+import { configurationOf, Face, storedState, ownProperties as strip } from "./face";
 import { HIDDEN_KEYS, KIND_KEY, OWNER_KEY, PROVIDER_KEY } from "./hidden";
 import { resetJournals } from "./journal";
 import type { CheckFailure, Lifecycle } from "./lifecycle";
 import { kindByName } from "./resources";
-import type { Kind, Recorded } from "./resources/kind";
+import type { Kind } from "./resources/kind";
 
 type Props = Record<string, unknown>;
-type State = Props & Recorded;
 type CheckResult = { inputs: Props; failures: CheckFailure[] };
 
 /** The hidden keys a resource's outputs carry on (all but `__provider`, which the engine keeps). */
@@ -43,7 +42,8 @@ export class DynamicFace {
   private open(kindName: string | undefined, props: Props): { kind: Kind; lifecycle: Lifecycle } {
     const kind = kindOf(kindName, props);
     const owner = props[OWNER_KEY];
-    return { kind, lifecycle: this.face.serving(typeof owner === "string" ? owner : undefined) };
+    this.face.setOwner(typeof owner === "string" ? owner : undefined);
+    return { kind, lifecycle: this.face.lifecycle };
   }
 
   async check(kindName: string | undefined, olds: Props, news: Props): Promise<CheckResult> {
@@ -57,7 +57,7 @@ export class DynamicFace {
     const { changes, replaces, deleteBeforeReplace } = lifecycle.diff(
       kind,
       id,
-      strip(olds) as State,
+      storedState(olds),
       strip(news),
     );
     return {
@@ -77,7 +77,7 @@ export class DynamicFace {
 
   async read(kindName: string | undefined, id: string, props: Props) {
     const { kind, lifecycle } = this.open(kindName, props);
-    const live = await lifecycle.read(kind, id, strip(props) as State);
+    const live = await lifecycle.read(kind, id, storedState(props));
     // an empty id tells the engine the object is gone
     if (!live) return { id: "", props: {} };
     return {
@@ -89,13 +89,13 @@ export class DynamicFace {
 
   async update(kindName: string | undefined, id: string, olds: Props, news: Props) {
     const { kind, lifecycle } = this.open(kindName, news);
-    const outs = await lifecycle.update(kind, id, strip(olds) as State, strip(news));
+    const outs = await lifecycle.update(kind, id, storedState(olds), strip(news));
     return { outs: { ...outs, ...hidden(news) } };
   }
 
   async remove(kindName: string | undefined, id: string, props: Props) {
     const { kind, lifecycle } = this.open(kindName, props);
-    await lifecycle.delete(kind, id, strip(props) as State);
+    await lifecycle.delete(kind, id, storedState(props));
   }
 }
 

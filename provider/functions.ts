@@ -128,6 +128,13 @@ export const dataFunctions: typeof accountFunctions & typeof mediaFunctions = {
 
 export type DataFunctionName = keyof typeof dataFunctions;
 
+/** Each data function as the faces call it, arguments as a record (checked by `argumentsOf` first). */
+const byName: ReadonlyMap<string, DataFunction> = new Map(Object.entries(dataFunctions));
+
+export function dataFunctionByName(name: string): DataFunction | undefined {
+  return byName.get(name);
+}
+
 /**
  * Validates a data function's arguments before any API call, with the resources' rules: the
  * error names the function, each field and its rule (unknown properties included).

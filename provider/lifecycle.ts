@@ -2,26 +2,27 @@
 // it: input checks, the normalized diff, the account check, carrying `accountAlias`, read inputs
 // derived from the schema, "not found" meaning gone, the stack journal, takeovers between
 // resources of one stack, and one-line errors. A face (provider/dynamic.ts, provider/native/, made
-// by provider/face.ts) turns its protocol into these calls; a create and a delete each go to one
-// object that runs their steps (provider/contexts.ts). A kind (provider/resources/*) declares only
-// its schema, its rules and its API calls, and is handed a context (provider/resources/kind.ts).
+// by provider/face.ts) turns its protocol into these calls; check and diff run here, and each
+// other call goes to one object that runs its steps (provider/calls/). A kind
+// (provider/resources/*) declares only its schema, its rules and its API calls, and is handed a
+// context (provider/resources/kind.ts).
 //
 // Properties here are a resource's own: no face's bookkeeping (the dynamic face's `__provider`,
 // its kind and owner keys) reaches the lifecycle.
 import type { z } from "zod";
+import { Creation } from "./calls/create";
+import { Deletion } from "./calls/delete";
+import { type Found, Import, Refresh } from "./calls/read";
+import { Update } from "./calls/update";
 import { MediahostError } from "./client";
 import { DEFAULT_ACCOUNT } from "./config";
-import { Creation, Deletion } from "./contexts";
 import { canonical, containsUnknown, UNKNOWN } from "./diff";
 import { ProviderError, shaped } from "./errors";
 import { log } from "./log";
-import { describe, type Kind, kindContext, propertiesOf, type Recorded } from "./resources/kind";
-import { systemRefusal } from "./resources/schema";
-import type { Move, Session } from "./session";
-import { defined, openRecorded, orGone, parentMissing, seenInState, whereNow } from "./steps";
+import { describe, type Kind, propertiesOf, type Stored } from "./resources/kind";
+import type { Session } from "./session";
 
 type Props = Record<string, unknown>;
-type State = Props & Recorded;
 
 export interface CheckFailure {
   property: string;
@@ -48,9 +49,10 @@ export class Lifecycle {
    * name that is not configured is bad input too, known before any API call.
    */
   check(kind: Kind, given: Props, olds?: Props): { inputs: Props; failures: CheckFailure[] } {
-    const news = kind.normalize ? kind.normalize(given) : given;
+    const normalize = kind.secrets?.normalize;
+    const news = normalize ? normalize(given) : given;
     const result = checkInputs(kind, news);
-    const intoItself = kind.movable && olds ? moveIntoItself(kind, olds, result.inputs) : undefined;
+    const intoItself = kind.tree?.moves && olds ? moveIntoItself(kind, olds, result.inputs) : undefined;
     if (intoItself) result.failures.push(intoItself);
     const account = news.account;
     if (account !== undefined && (typeof account !== "string" || account === "")) {
@@ -58,7 +60,7 @@ export class Lifecycle {
         result.failures.push({ property: "account", reason: "must be a non-empty string" });
     } else if (account !== UNKNOWN) {
       try {
-        this.session.credentials(account as string | undefined);
+        this.session.credentials(account);
       } catch (err) {
         result.failures.push({ property: "account", reason: (err as Error).message });
       }
@@ -71,19 +73,19 @@ export class Lifecycle {
    * new value counts as a change; an input that was and stays absent is no change. A new `account`
    * name with the very same credentials reaches the same account: an update, not a replace.
    */
-  diff(kind: Kind, id: string, olds: State, news: Props): DiffResult {
-    seenInState(this.session, kind, id, olds);
+  diff(kind: Kind, id: string, olds: Stored, news: Props): DiffResult {
+    this.session.seenInState(kind.name, id, olds);
     const changes = propertiesOf(kind).filter((key) => changed(kind, key, olds[key], news[key]));
     const replaceOn: string[] = [...kind.replaceOn];
     const accountMoves =
       changes.includes("account") &&
-      (news.account === UNKNOWN || !this.session.sameCredentials(olds.account, news.account as string));
+      (typeof news.account !== "string" || !this.session.sameCredentials(olds.account, news.account));
     if (accountMoves) replaceOn.push("account");
     let replaces = changes.filter((k) => replaceOn.includes(k));
     // a location the run's moves explain, or a move of the object's own, is not a replace
     if (!accountMoves && this.relocation(kind, olds, news, changes) !== "replace")
-      replaces = replaces.filter((k) => k !== kind.location);
-    if (replaces.length > 0) this.session.planReplacement(kind, id, olds, newIdOf(kind, news));
+      replaces = replaces.filter((k) => k !== kind.tree?.location);
+    if (replaces.length > 0) this.session.plan.planReplacement(kind, id, olds, newIdOf(kind, news));
     return {
       changes,
       replaces,
@@ -101,129 +103,51 @@ export class Lifecycle {
    */
   private relocation(
     kind: Kind,
-    olds: State,
+    olds: Stored,
     news: Props,
     changes: string[],
   ): "none" | "follows" | "moves" | "replace" {
-    const prop = kind.location;
-    if (!prop || !changes.includes(prop) || typeof olds[prop] !== "string") return "none";
-    const from = olds[prop] as string;
-    const where = this.session.locate(olds.accountAlias, kind, from);
+    const prop = kind.tree?.location;
+    const from = prop === undefined ? undefined : olds[prop];
+    if (prop === undefined || !changes.includes(prop) || typeof from !== "string") return "none";
+    // a state without a recorded alias (an early release's) is carried by no move of this run
+    const alias = olds.accountAlias ?? "";
+    const movable = kind.tree?.moves !== undefined;
+    const plan = this.session.plan;
+    const where = plan.locate(alias, kind, from);
     const to = news[prop];
-    if (to === UNKNOWN) return where.location !== from ? "follows" : kind.movable ? "moves" : "replace";
+    if (to === UNKNOWN) return where.location !== from ? "follows" : movable ? "moves" : "replace";
     if (where.location === to) return "follows";
-    if (!kind.movable || typeof to !== "string") return "replace";
-    this.session.planMove(kind, olds.accountAlias, from, to);
+    if (!movable || typeof to !== "string") return "replace";
+    plan.planMove(kind, alias, from, to);
     log.info(
       `${kind.name} ${from}: moves to ${to} with everything in it (one rename: nothing is deleted or uploaded again)`,
     );
     return "moves";
   }
 
-  // ---- create, read, update, delete --------------------------------------------------------------
+  // ---- create, read, import, update, delete: each one object running its steps -------------------
 
-  /** A create: one Creation runs its steps (provider/contexts.ts). */
   async create(kind: Kind, inputs: Props): Promise<{ id: string; outs: Props }> {
     return this.step(kind, inputs, "change", () => new Creation(this.session, kind, inputs).run());
   }
 
   /** What the object holds now (outputs, and the inputs that match them), or undefined when it is gone. */
-  async read(kind: Kind, id: string, olds: State): Promise<{ outs: Props; inputs: Props } | undefined> {
-    return this.step(kind, olds, "refresh", async () => {
-      const live = await this.readChecked(kind, id, olds);
-      if (!live) return undefined;
-      const outs = { ...olds, ...live };
-      return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
-    });
+  async read(kind: Kind, id: string, olds: Stored): Promise<Found | undefined> {
+    return this.step(kind, olds, "refresh", () => new Refresh(this.session, kind, id, olds).run());
   }
 
-  /**
-   * The kind's read, with the account checked: a read changes nothing, so it runs while the
-   * account is checked (a round trip less before the first answer of a refresh), and its answer
-   * counts only once the check has passed. A state without a recorded account checks first.
-   */
-  private async readChecked(kind: Kind, id: string, olds: State): Promise<Props | undefined> {
-    const recorded = olds.accountAlias;
-    if (typeof recorded !== "string") {
-      const { ctx, alias } = await openRecorded(this.session, kind, id, olds, olds.account, "now");
-      return orGone(kind.read(kindContext(ctx, alias), olds as never));
-    }
-    seenInState(this.session, kind, id, olds);
-    const ctx = this.session.context(olds.account);
-    const [checked, read] = await Promise.allSettled([
-      ctx.alias(recorded, describe(kind, olds)),
-      orGone(kind.read(kindContext(ctx, recorded), olds as never)),
-    ]);
-    if (checked.status === "rejected") throw checked.reason;
-    if (read.status === "rejected") throw read.reason;
-    return read.value;
+  /** An import (the native face): the object with id `id`, read whole; undefined when there is none. */
+  async import(kind: Kind, id: string): Promise<Found | undefined> {
+    const call = new Import(this.session, kind, id);
+    return this.step(kind, call.resource, "refresh", () => call.run());
   }
 
-  /**
-   * An import (the native face): the object with id `id`, read whole, and the inputs that
-   * declare it; undefined when there is none. A kind that cannot be read says why.
-   */
-  async import(kind: Kind, id: string): Promise<{ outs: Props; inputs: Props } | undefined> {
-    return this.step(kind, `${kind.name} ${id}`, "refresh", async () => {
-      if ("refused" in kind.importing)
-        throw new ProviderError(`${kind.name} ${id} cannot be imported: ${kind.importing.refused}`);
-      const ctx = this.session.context(undefined);
-      const alias = await ctx.alias(undefined, `${kind.name} ${id}`);
-      const inputs = kind.importing.identity(id);
-      // the account's system folders are never the stack's (an image profile in /Profiles may be)
-      const at = kind.location ? (inputs as Record<string, unknown>)[kind.location] : undefined;
-      const refusal =
-        typeof at === "string" ? systemRefusal(at, kind.contains ? "folder" : "other") : undefined;
-      if (refusal) throw new ProviderError(`${kind.name} ${id} cannot be imported: ${refusal}`);
-      const named = kind.id(inputs as never, alias);
-      if (named !== id) {
-        throw new ProviderError(
-          `${kind.name} ${id}: the provider's credentials reach account "${alias}", whose ${kind.name} is ${named}`,
-        );
-      }
-      const olds = { ...inputs, accountAlias: alias } as State;
-      const live = await orGone(kind.read(kindContext(ctx, alias), olds as never, "all"));
-      if (!live) return undefined;
-      // an object that stays the account's is taken in as adopted: a delete leaves it in place
-      const kept = kind.importing.accountOwned?.(inputs) ? { __adopted: {} } : {};
-      const outs = { ...olds, ...live, ...kept };
-      return { outs: defined(outs), inputs: defined(inputsOf(kind, outs)) };
-    });
+  async update(kind: Kind, id: string, olds: Stored, news: Props): Promise<Props> {
+    return this.step(kind, olds, "change", () => new Update(this.session, kind, id, olds, news).run());
   }
 
-  async update(kind: Kind, id: string, olds: State, news: Props): Promise<Props> {
-    return this.step(kind, olds, "change", async () => {
-      const account = news.account as string | undefined;
-      const { ctx, alias } = await openRecorded(this.session, kind, id, olds, account);
-      const move = this.ownMove(kind, alias, olds, news);
-      // the object is where this run's moves took it (the kind's update then finds nothing to move,
-      // or, for its own move, moves it from there)
-      const current = await whereNow(this.session, kind, alias, olds, move);
-      try {
-        const extra = await kind
-          .update(kindContext(ctx, alias), current as never, news as never)
-          .catch((err: unknown) => Promise.reject(parentMissing(kind, err, news, alias)));
-        move?.settle();
-        const carried = { accountAlias: olds.accountAlias, __adopted: olds.__adopted, __claim: olds.__claim };
-        return defined({ ...olds, ...news, ...extra, ...carried });
-      } catch (err) {
-        move?.settle(err);
-        throw err;
-      }
-    });
-  }
-
-  /** The move this update carries out itself (planned at diff), if the object moves. */
-  private ownMove(kind: Kind, alias: string, olds: State, news: Props): Move | undefined {
-    const prop = kind.location;
-    if (!prop || !kind.movable || olds[prop] === news[prop]) return undefined;
-    const from = olds[prop] as string;
-    const to = news[prop] as string;
-    return this.session.plannedMove(kind, alias, from, to) ?? this.session.planMove(kind, alias, from, to);
-  }
-
-  /** A delete: one Deletion runs its steps (provider/contexts.ts). */
-  async delete(kind: Kind, id: string, olds: State): Promise<void> {
+  async delete(kind: Kind, id: string, olds: Stored): Promise<void> {
     return this.step(kind, olds, "delete", () => new Deletion(this.session, kind, id, olds).run());
   }
 
@@ -244,7 +168,8 @@ export class Lifecycle {
     try {
       return await this.session.operation(work, purpose === "change");
     } catch (err) {
-      const account = typeof about === "string" ? undefined : (about.account as string | undefined);
+      const account =
+        typeof about === "string" || typeof about.account !== "string" ? undefined : about.account;
       const name = typeof about === "string" ? about : describe(kind, about);
       throw shaped(credentialsRefused(err, account, refresh) ?? err, name);
     }
@@ -316,15 +241,16 @@ function changed(kind: Kind, key: string, a: unknown, b: unknown): boolean {
 
 /** A move into the object itself (a folder into a folder under it) is refused before anything is written. */
 function moveIntoItself(kind: Kind, olds: Props, news: Props): CheckFailure | undefined {
-  const prop = kind.location;
-  const from = prop ? olds[prop] : undefined;
-  const to = prop ? news[prop] : undefined;
+  const prop = kind.tree?.location;
+  if (prop === undefined) return undefined;
+  const from = olds[prop];
+  const to = news[prop];
   if (typeof from !== "string" || typeof to !== "string" || from === to) return undefined;
   // with another account it is no move but a replace
   if (olds.account !== news.account) return undefined;
-  if (!kind.contains?.(from, kind.name, to)) return undefined;
+  if (!kind.tree?.contains?.(from, kind.name, to)) return undefined;
   return {
-    property: prop as string,
+    property: prop,
     reason: `cannot move ${from} to ${to}, which is inside it (a folder cannot be moved into itself)`,
   };
 }
@@ -333,13 +259,8 @@ function moveIntoItself(kind: Kind, olds: Props, news: Props): CheckFailure | un
 function newIdOf(kind: Kind, news: Props): string | undefined {
   if (containsUnknown(news)) return undefined;
   try {
-    return kind.id(news as never);
+    return kind.id(news);
   } catch {
     return undefined;
   }
-}
-
-/** Picks the input properties of a kind out of outputs (outputs echo inputs). */
-function inputsOf(kind: Kind, outs: Props): Props {
-  return Object.fromEntries(propertiesOf(kind).flatMap((k) => (outs[k] === undefined ? [] : [[k, outs[k]]])));
 }

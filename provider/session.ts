@@ -1,59 +1,24 @@
 // One provider process's state: the configuration it was given, one account context per set of
-// credentials, the stack it works for, and what this run's steps have said about each other —
-// which resources are being replaced, which folders move (and where that takes what they hold),
-// and which objects a new resource took over ("claimed") from another resource of the stack. The
-// engine runs one provider process per `pulumi` command, so "this run" is this session. Every face
-// makes one through provider/face.ts, from a Configuration (provider/config.ts).
-import { randomUUID } from "node:crypto";
+// credentials, the stack it works for, how many resource operations are under way (the account
+// writer gathers by it), and this run's plan (provider/run-plan.ts: replacements, moves, claims).
+// The engine runs one provider process per `pulumi` command, so "this run" is this session. Every
+// face makes one through provider/face.ts, from a Configuration (provider/config.ts).
 import { AccountContext, type ContextOptions } from "./account/context";
 import { TokenCache } from "./client";
 import { type Configuration, type Credentials, credentialsFor, DEFAULT_ACCOUNT } from "./config";
 import { journalFor, type StackJournal } from "./journal";
-import type { Kind, Recorded } from "./resources/kind";
-
-type Props = Record<string, unknown>;
-type State = Props & Recorded;
-
-/** Where an object of the account is once this run's moves that carry it are done, and what to wait for. */
-export interface Located {
-  location: string;
-  after: Promise<void>;
-}
-
-/** A move of an object that contains others (a folder), planned at diff and carried out by its update. */
-export interface Move {
-  readonly kind: Kind;
-  readonly accountAlias: string;
-  /** The location the resource's state records. */
-  readonly recorded: string;
-  /** Where the object is when its own move starts: after the moves of its containers. */
-  readonly from: Located;
-  readonly to: string;
-  /** Settles once the object has moved, or its move failed (with that error). */
-  readonly done: Promise<void>;
-  settle(error?: unknown): void;
-}
-
-/** What identifies an object across resources: the service, the account, the kind and its id. */
-function objectKey(baseUrl: string, accountAlias: string, kind: string, id: string): string {
-  return JSON.stringify([baseUrl, accountAlias, kind, id]);
-}
+import type { Stored } from "./resources/kind";
+import { RunPlan } from "./run-plan";
 
 const fingerprint = (c: Credentials) => TokenCache.key(c.baseUrl, c.clientId, c.clientSecret);
 
 export class Session {
   private readonly contexts = new Map<string, AccountContext>();
   private readonly options: ContextOptions;
-  /** The stack this process works for (`Face.serving`, provider/face.ts): keys the stack journal. */
-  owner?: string;
-  /** Old states of resources this run replaces, by kind and the id of their replacement. */
-  private readonly replacements = new Map<string, State[]>();
-  /** Objects that contain others (Kind.contains) which this run replaces, with their kind. */
-  private readonly leavingContainers: { kind: Kind; accountAlias: unknown; id: string }[] = [];
-  /** Objects a resource of this run took over from another, with the new holder's token. */
-  private readonly claims = new Map<string, string>();
-  /** Moves of containers this run plans, in the order the engine diffed them. */
-  private readonly moves: Move[] = [];
+  /** The stack this process works for (`setOwner`): keys the stack journal. */
+  private stack?: string;
+  /** What this run's steps say about each other. */
+  readonly plan = new RunPlan();
   /** Resource operations (create, read, update, delete) under way in this process. */
   private operations = 0;
   /** When the last of them ended: its slot in the engine goes to the next step. */
@@ -117,108 +82,40 @@ export class Session {
     }
   }
 
+  /**
+   * Sets the stack this process works for (`<project>/<stack>`, or the owner the dynamic SDK
+   * records), which keys the stack journal. A call that names no stack leaves the one set last:
+   * one provider process works for one stack.
+   */
+  setOwner(stack: string | undefined): void {
+    if (stack !== undefined) this.stack = stack;
+  }
+
+  /** The stack this process works for, once a call named it. */
+  get owner(): string | undefined {
+    return this.stack;
+  }
+
   journal(ctx: AccountContext, accountAlias: string): StackJournal | undefined {
-    return journalFor(this.configuration.journalDir, this.owner, ctx.client.baseUrl, accountAlias);
+    return journalFor(this.configuration.journalDir, this.stack, ctx.client.baseUrl, accountAlias);
   }
 
-  /** The engine will replace the resource of `kind` whose state is `olds` by one with `newId`. */
-  planReplacement(kind: Kind, id: string, olds: State, newId: string | undefined): void {
-    if (newId !== undefined) {
-      const key = JSON.stringify([kind.name, newId]);
-      this.replacements.set(key, [...(this.replacements.get(key) ?? []), olds]);
+  /** The object is in the stack's state: a journal note of its create in flight is no longer needed. */
+  seenInState(kindName: string, id: string, olds: Stored): void {
+    if (!this.stack || !id || typeof olds.accountAlias !== "string") return;
+    try {
+      this.journal(this.context(olds.account), olds.accountAlias)?.created(kindName, id);
+    } catch {
+      // an account no longer configured: its operations report that themselves
     }
-    if (kind.contains) this.leavingContainers.push({ kind, accountAlias: olds.accountAlias, id });
   }
 
-  /** Whether this run replaces a resource by one with the id `id` (cheap: no account read). */
-  replacing(kind: Kind, id: string): boolean {
-    return this.replacements.has(JSON.stringify([kind.name, id]));
-  }
-
-  /** The state of a resource being replaced in this run by a new one holding the same object, if any. */
-  replacedHolder(kind: Kind, id: string, ctx: AccountContext, accountAlias: string): State | undefined {
-    const candidates = this.replacements.get(JSON.stringify([kind.name, id])) ?? [];
-    return candidates.find(
-      (olds) =>
-        olds.accountAlias === accountAlias &&
-        kind.id(olds as never) === id &&
-        this.baseUrlOf(olds.account) === ctx.client.baseUrl,
-    );
-  }
-
-  private baseUrlOf(name: string | undefined): string | undefined {
+  /** The service address an account name reaches, if the name is configured. */
+  baseUrlOf(name: string | undefined): string | undefined {
     try {
       return this.context(name).client.baseUrl;
     } catch {
       return undefined;
     }
-  }
-
-  /** Whether an object that contains the object `kind`/`id` of the account is being replaced in this run. */
-  containerLeaving(accountAlias: string, kind: Kind, id: string): boolean {
-    return this.leavingContainers.some(
-      (c) => c.accountAlias === accountAlias && c.kind.contains?.(c.id, kind.name, id) === true,
-    );
-  }
-
-  /**
-   * Where the object `kind` at `location` of the account is once the planned moves of the objects
-   * that contain it are done (each rehomes it in turn), and the moves to wait for. The object's
-   * own move, if planned, is not one of them.
-   */
-  locate(accountAlias: string, kind: Kind, location: string): Located {
-    let where = location;
-    const waits: Promise<void>[] = [];
-    for (const m of this.moves) {
-      if (m.accountAlias !== accountAlias || (m.kind === kind && m.recorded === location)) continue;
-      if (m.kind.rehome && m.kind.contains?.(m.from.location, kind.name, where)) {
-        where = m.kind.rehome(where, m.from.location, m.to);
-        waits.push(m.done);
-      }
-    }
-    const after = Promise.all(waits).then(() => undefined);
-    after.catch(() => {}); // only those who wait for it must see a failed move
-    return { location: where, after };
-  }
-
-  /** Plans the move of an object that contains others (once per object and destination). */
-  planMove(kind: Kind, accountAlias: string, recorded: string, to: string): Move {
-    const planned = this.plannedMove(kind, accountAlias, recorded, to);
-    if (planned) return planned;
-    let settle: (error?: unknown) => void = () => {};
-    const done = new Promise<void>((resolve, reject) => {
-      settle = (error) => (error === undefined ? resolve() : reject(error));
-    });
-    done.catch(() => {}); // followers that wait see the failure; nobody else must
-    const move: Move = {
-      kind,
-      accountAlias,
-      recorded,
-      from: this.locate(accountAlias, kind, recorded),
-      to,
-      done,
-      settle,
-    };
-    this.moves.push(move);
-    return move;
-  }
-
-  /** The move planned for the object whose state records `recorded`, to `to`, if one was. */
-  plannedMove(kind: Kind, accountAlias: string, recorded: string, to: string): Move | undefined {
-    return this.moves.find(
-      (m) => m.kind === kind && m.accountAlias === accountAlias && m.recorded === recorded && m.to === to,
-    );
-  }
-
-  /** A new resource takes over an object: returns the token it records as its claim. */
-  claim(baseUrl: string, accountAlias: string, kind: string, id: string): string {
-    const token = randomUUID();
-    this.claims.set(objectKey(baseUrl, accountAlias, kind, id), token);
-    return token;
-  }
-
-  /** The token of the resource that took the object over in this run, if one did. */
-  claimOf(baseUrl: string, accountAlias: string, kind: string, id: string): string | undefined {
-    return this.claims.get(objectKey(baseUrl, accountAlias, kind, id));
   }
 }

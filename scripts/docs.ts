@@ -44,12 +44,14 @@ export function resourceTable(): string {
     const kind = k as unknown as Kind;
     const own = kind.replaceOn.map((p) =>
       // a location carried by its container's move in the same run is followed, not replaced
-      p === kind.location ? `\`${p}\` (unless its folder moves in the same run: it follows)` : `\`${p}\``,
+      p === kind.tree?.location
+        ? `\`${p}\` (unless its folder moves in the same run: it follows)`
+        : `\`${p}\``,
     );
     // the lifecycle replaces delete-first only for the kind's own properties, never for `account`
     if (kind.deleteBeforeReplace && own.length > 0) own[own.length - 1] += " (old one removed first)";
-    const replaces = kind.movable
-      ? `\`account\` only: a \`${kind.location}\` change moves it with its content`
+    const replaces = kind.tree?.moves
+      ? `\`account\` only: a \`${kind.tree.location}\` change moves it with its content`
       : [...own, "`account`"].join(", ");
     return `| \`${kind.name}\` | ${kind.docs.properties} | ${replaces} | ${kind.docs.delete} | ${kind.docs.drift} |`;
   });

@@ -10,7 +10,7 @@
 // scripts/schema.ts puts them into the schema; scripts/reference.ts makes docs/reference/ from it.
 import { kinds } from "../provider/resources";
 import { type Declared, type KindExample, Ref, type Value } from "../provider/resources/example";
-import type { Kind } from "../provider/resources/kind";
+import { importOf, type Kind } from "../provider/resources/kind";
 
 export type KindName = keyof typeof kinds;
 
@@ -352,7 +352,7 @@ export function exampleBlock(kind: KindName, inputs: Record<string, PropSpec>, t
 
 /** The `## Import` section of a kind. */
 export function importSection(kind: KindName): string {
-  const { importing } = kinds[kind] as unknown as Kind;
+  const importing = importOf(kinds[kind] as unknown as Kind);
   // why not, as the error an import gets says it, as a sentence
   if ("refused" in importing) {
     const { refused } = importing;

@@ -157,7 +157,7 @@ function resource(kind: Kind, types: Types): Spec {
   const file = `provider/resources/${kind.name.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase())}.ts`;
   const docs = docComments(file);
   const inputSchema = jsonSchema(kind.inputs);
-  for (const [key, judge] of Object.entries(kind.judgedBy ?? {})) {
+  for (const [key, judge] of Object.entries(kind.secrets?.judgedBy ?? {})) {
     const described = inputSchema.properties?.[key]?.description;
     inputSchema.properties![key] = {
       ...jsonSchema(judge as z.ZodType),
@@ -165,8 +165,8 @@ function resource(kind: Kind, types: Types): Spec {
     };
   }
   const secretPaths = [
-    ...(kind.secretInputs ?? []).map((k) => [k]),
-    ...(kind.writeOnly ?? []).map((p) => [...p]),
+    ...(kind.secrets?.inputs ?? []).map((k) => [k]),
+    ...(kind.secrets?.writeOnly ?? []).map((p) => [...p]),
   ];
   const inputs = {
     account: ACCOUNT,

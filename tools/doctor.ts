@@ -8,8 +8,9 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { credentialsFor, resolveAccounts } from "../provider/config";
-import { Interrupted, renderTable, runDoctor, Secrets, UsageError } from "./lib/doctor";
+import { credentialsFor, resolveAccounts } from "../provider/for-tools";
+import { Interrupted, runDoctor, UsageError } from "./lib/doctor-probe";
+import { renderTable, Secrets } from "./lib/doctor-report";
 import { locatePulumi } from "./lib/pulumi-cli";
 import { runMain } from "./lib/run";
 

@@ -132,21 +132,19 @@ function displayOfUrn(urn: string): string {
   return displayName({ type, name: nameOfUrn(urn) });
 }
 
-/** The refresh preview of one stack, as a report (an error is part of the report, not thrown). */
-async function checkStack(
-  stack: Stack,
-  runProgram: boolean,
-  pacing: Pacing,
-  say: (line: string) => void,
-): Promise<StackReport> {
-  const started = Date.now();
-  const drifts: ResourceDrift[] = [];
-  const names: string[] = [];
-  const errors: { resource?: string; kind?: string; text: string }[] = [];
-  const onEvent = (event: EngineEvent) => {
+/** What a refresh preview's engine events tell: the resources checked, their drift, the errors. */
+class Events {
+  readonly drifts: ResourceDrift[] = [];
+  readonly names: string[] = [];
+  readonly errors: { resource?: string; kind?: string; text: string }[] = [];
+
+  constructor(private readonly say: (line: string) => void) {}
+
+  readonly onEvent = (event: EngineEvent): void => {
+    const { say, drifts, names } = this;
     const diag = event.diagnosticEvent;
     if (diag?.severity === "error") {
-      errors.push({
+      this.errors.push({
         resource: diag.urn ? nameOfUrn(diag.urn) : undefined,
         kind: diag.urn ? kindOfUrn(diag.urn) : undefined,
         text: diag.message.trim(),
@@ -166,6 +164,17 @@ async function checkStack(
     }
     if (names.length % 100 === 0) say(`  ${names.length} resources checked`);
   };
+}
+
+/** The refresh preview of one stack, as a report (an error is part of the report, not thrown). */
+async function checkStack(
+  stack: Stack,
+  runProgram: boolean,
+  pacing: Pacing,
+  say: (line: string) => void,
+): Promise<StackReport> {
+  const started = Date.now();
+  const { drifts, names, errors, onEvent } = new Events(say);
   let extra: Partial<StackReport> = {};
   const report = (error?: string): StackReport => {
     drifts.sort((a, b) => a.urn.localeCompare(b.urn));
@@ -239,7 +248,35 @@ async function spentBy(
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const values = parse(argv);
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const run = settingsOf(values);
+  const { workspace, where } = await openWorkspace(run);
+  const names = await stacksToCheck(workspace, run, where);
+  const fleet = names.length > 1 || run.shard !== undefined;
+  const stacks = await stacksWithAccounts(workspace, names, run.concurrency);
+  const leftNow: Record<string, string[]> = {};
+  const reports = await checkFleet(stacks, run, where, fleet, leftNow);
+  if (fleet) {
+    const s = summarize(reports);
+    progress(`${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted, ${s.failed} failed`);
+  }
+  const single = reports.length === 1 ? reports[0] : undefined;
+  if (single?.error && run.format === "table") {
+    // one stack that could not be checked: the error is the answer, as it always was
+    throw new Error(single.error);
+  }
+  if (run.resume) writeResume(run.resume, { ...run.leftBefore, ...leftNow });
+  for (const { format: f, file } of run.files) writeFileSync(file, `${render(f, reports)}\n`);
+  process.stdout.write(`${render(run.format, reports)}\n`);
+  return exitCode(reports);
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
     args: argv,
     options: {
       stack: { type: "string", multiple: true },
@@ -258,11 +295,26 @@ async function main(argv: string[]): Promise<number> {
       help: { type: "boolean", short: "h" },
     },
     strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  }).values;
+}
+
+/** What a run does, from its flags, each checked. */
+interface Settings {
+  values: ReturnType<typeof parse>;
+  format: Format;
+  /** The reports also written to files (--report). */
+  files: { format: Format; file: string }[];
+  concurrency: number;
+  shard?: ReturnType<typeof parseShard>;
+  /** --budget: the share of each counter's hourly limit a run may spend. */
+  share?: number;
+  resume?: string;
+  /** What earlier runs left unchecked, by stack. */
+  leftBefore: Record<string, string[]>;
+  workDir: string;
+}
+
+function settingsOf(values: ReturnType<typeof parse>): Settings {
   const format = (values.json ? "json" : (values.format ?? "table")) as Format;
   if (!FORMATS.includes(format))
     throw new Error(`--format must be one of ${FORMATS.join(", ")}, got "${values.format}"`);
@@ -284,8 +336,13 @@ async function main(argv: string[]): Promise<number> {
     throw new Error(`--budget must be a percent above 0 and at most 100, got "${values.budget}"`);
   const resume = values.resume === undefined ? undefined : resolve(values.resume);
   const leftBefore = resume ? readResume(resume) : {};
-
   const workDir = resolve(values.cwd ?? ".");
+  return { values, format, files, concurrency, shard, share, resume, leftBefore, workDir };
+}
+
+/** The project's workspace through the pulumi CLI, and the backend it reaches, as messages name it. */
+async function openWorkspace(run: Settings): Promise<{ workspace: LocalWorkspace; where: string }> {
+  const { values, workDir } = run;
   const cli = locatePulumi(values.pulumi);
   const envVars: Record<string, string> = {
     PATH: pathWith(cli.binary),
@@ -312,6 +369,12 @@ async function main(argv: string[]): Promise<number> {
   // Every command of the Automation API names its stack with --stack, so no stack is selected:
   // `pulumi stack select` would change the user's selected stack as a side effect.
   workspace.selectStack = async () => {};
+  return { workspace, where };
+}
+
+/** The stacks asked for (each checked to exist), or all of the project's; this shard's of them. */
+async function stacksToCheck(workspace: LocalWorkspace, run: Settings, where: string): Promise<string[]> {
+  const { values, workDir, shard } = run;
   const known = (await workspace.listStacks()).map((s) => s.name);
   const sameStack = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
   let names: string[];
@@ -335,14 +398,27 @@ async function main(argv: string[]): Promise<number> {
     names = shardOf(names, shard);
     progress(`shard ${shard.k}/${shard.n}: ${names.length} of ${all} stacks`);
   }
-  const fleet = names.length > 1 || shard !== undefined;
+  return names;
+}
 
-  // Which accounts each stack reaches, read from its config within the same bound; a stack whose
-  // config cannot be read is reported failed, and the others are still checked.
-  const stacks = await runFleet(
+/** A stack and the accounts its config reaches, or why its config could not be read. */
+type StackAccounts =
+  | { name: string; stack: Stack; accounts: Map<string, NamedAccount>; keys: string[]; error?: undefined }
+  | { name: string; stack?: undefined; error: string };
+
+/**
+ * Which accounts each stack reaches, read from its config within the same bound; a stack whose
+ * config cannot be read is reported failed, and the others are still checked.
+ */
+function stacksWithAccounts(
+  workspace: LocalWorkspace,
+  names: string[],
+  concurrency: number,
+): Promise<StackAccounts[]> {
+  return runFleet(
     names.map((name) => ({
       keys: [],
-      run: async () => {
+      run: async (): Promise<StackAccounts> => {
         try {
           const stack = await Stack.select(name, workspace);
           const config = Object.fromEntries(
@@ -357,8 +433,21 @@ async function main(argv: string[]): Promise<number> {
     })),
     concurrency,
   );
-  const budgets = new AccountBudgets(share, shard?.n);
-  const leftNow: Record<string, string[]> = {};
+}
+
+/**
+ * Every stack checked, stacks of one account taking turns, what an earlier run left first; the
+ * reports in the stacks' order. What each check leaves for the next run goes into `leftNow`.
+ */
+async function checkFleet(
+  stacks: StackAccounts[],
+  run: Settings,
+  where: string,
+  fleet: boolean,
+  leftNow: Record<string, string[]>,
+): Promise<StackReport[]> {
+  const { leftBefore } = run;
+  const budgets = new AccountBudgets(run.share, run.shard?.n);
   const tasks = stacks.map((s) => {
     const say = (line: string) => progress(fleet ? `[${s.name}] ${line}` : line);
     if (!s.stack) {
@@ -378,7 +467,7 @@ async function main(argv: string[]): Promise<number> {
             leftNow[s.name] = urns;
           },
         };
-        return checkStack(stack, !!values["run-program"], pacing, say);
+        return checkStack(stack, !!run.values["run-program"], pacing, say);
       },
     };
   });
@@ -387,22 +476,9 @@ async function main(argv: string[]): Promise<number> {
   const order = tasks.map((_, i) => i).sort((x, y) => leftover(x) - leftover(y));
   const ran = await runFleet(
     order.map((i) => tasks[i]!),
-    concurrency,
+    run.concurrency,
   );
-  const reports = tasks.map((_, i) => ran[order.indexOf(i)]!);
-  if (fleet) {
-    const s = summarize(reports);
-    progress(`${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted, ${s.failed} failed`);
-  }
-  const single = reports.length === 1 ? reports[0] : undefined;
-  if (single?.error && format === "table") {
-    // one stack that could not be checked: the error is the answer, as it always was
-    throw new Error(single.error);
-  }
-  if (resume) writeResume(resume, { ...leftBefore, ...leftNow });
-  for (const { format: f, file } of files) writeFileSync(file, `${render(f, reports)}\n`);
-  process.stdout.write(`${render(format, reports)}\n`);
-  return exitCode(reports);
+  return tasks.map((_, i) => ran[order.indexOf(i)]!);
 }
 
 runMain(main, progress, cliError);

@@ -8,14 +8,18 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { MediahostClient } from "../provider/client";
-import { credentialsFor, resolveAccounts } from "../provider/config";
-import { VERSION } from "../provider/version";
+import {
+  type Credentials,
+  credentialsFor,
+  MediahostClient,
+  resolveAccounts,
+  VERSION,
+} from "../provider/for-tools";
 import { importDocumentOf } from "./lib/import-file";
 import { slug } from "./lib/names";
 import { runPaced } from "./lib/pacer";
-import { generateProgram } from "./lib/program";
-import { readAccount, systemFoldersLine } from "./lib/read-account";
+import { type GeneratedProgram, generateProgram } from "./lib/program";
+import { type AccountSnapshot, readAccount, systemFoldersLine } from "./lib/read-account";
 import { runMain } from "./lib/run";
 
 const USAGE = `Usage: mediahost-generate (--out DIR | --import-file FILE) [--depth N] [--account NAME]
@@ -61,7 +65,41 @@ function positiveInt(flag: string, value: string | undefined, fallback: number, 
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const values = parse(argv);
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const run = settingsOf(values);
+  const started = Date.now();
+  const client = new MediahostClient(run.credentials);
+  const snapshot = await read(client, run);
+  progress(
+    `read account "${snapshot.accountAlias}": ${snapshot.aliases.length} aliases, ${snapshot.folders.length - 1} folders${values.files ? `, ${snapshot.files.length} files (${snapshot.largeFiles.length} larger left out)` : ""} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  const systemLine = systemFoldersLine(snapshot.systemFolders);
+  if (systemLine) progress(systemLine);
+
+  if (values["import-file"]) {
+    await writeImportFile(values["import-file"], snapshot);
+    if (!values.out) return 0;
+  }
+  const program = generateProgram(snapshot, {
+    project: values.project ?? `mediahost-${slug(snapshot.accountAlias)}`,
+    account: values.account,
+    providerVersion: `^${VERSION}`,
+    source: run.credentials.baseUrl,
+    depth: run.depth,
+    ...(values.files ? { maxFileSize: run.maxFileSize } : {}),
+  });
+  await writeProgram(run.outDir, program);
+  progress(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  process.stdout.write(`${nextSteps(run, snapshot, program).join("\n")}\n`);
+  return 0;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
     args: argv,
     options: {
       out: { type: "string" },
@@ -80,11 +118,20 @@ async function main(argv: string[]): Promise<number> {
       help: { type: "boolean", short: "h" },
     },
     strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  }).values;
+}
+
+/** What a run does, from its flags: checked, its credentials found, its outputs free to write. */
+interface Settings {
+  values: ReturnType<typeof parse>;
+  depth: number;
+  concurrency: number;
+  maxFileSize: number;
+  credentials: Credentials;
+  outDir: string;
+}
+
+function settingsOf(values: ReturnType<typeof parse>): Settings {
   if (!values.out && !values["import-file"])
     throw new Error("--out DIR or --import-file FILE is required (see --help)");
   const depth = positiveInt("depth", values.depth, 2, 0);
@@ -115,18 +162,21 @@ async function main(argv: string[]): Promise<number> {
     existing.push(values["import-file"]);
   if (existing.length && !values.force)
     throw new Error(`${outDir} already has ${existing.join(", ")}; pass --force to overwrite`);
+  return { values, depth, concurrency, maxFileSize, credentials, outDir };
+}
 
-  const started = Date.now();
-  const client = new MediahostClient(credentials);
+/** The account read, paced to its rate budget, with a progress line now and then. */
+function read(client: MediahostClient, run: Settings): Promise<AccountSnapshot> {
+  const { values, depth, concurrency } = run;
   progress(
-    `reading the account at ${credentials.baseUrl} (folders to depth ${depth}, ${concurrency} requests at once)`,
+    `reading the account at ${run.credentials.baseUrl} (folders to depth ${depth}, ${concurrency} requests at once)`,
   );
   let lastReport = Date.now();
   let lastStep = 0;
-  const snapshot = await readAccount(client, {
+  return readAccount(client, {
     depth,
     concurrency,
-    ...(values.files ? { files: { maxSize: maxFileSize } } : {}),
+    ...(values.files ? { files: { maxSize: run.maxFileSize } } : {}),
     runReads: (reads) =>
       runPaced(client, reads, { concurrency, wait: !!values["wait-for-budget"], say: progress }),
     onProgress: (p) => {
@@ -140,46 +190,35 @@ async function main(argv: string[]): Promise<number> {
       );
     },
   });
-  const folderCount = snapshot.folders.length - 1;
-  progress(
-    `read account "${snapshot.accountAlias}": ${snapshot.aliases.length} aliases, ${folderCount} folders${values.files ? `, ${snapshot.files.length} files (${snapshot.largeFiles.length} larger left out)` : ""} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+}
+
+/** The native face's way: `pulumi import --file` takes every object in, each read by its id. */
+async function writeImportFile(file: string, snapshot: AccountSnapshot): Promise<void> {
+  const { document, notes } = importDocumentOf(snapshot);
+  await writeFile(file, `${JSON.stringify(document, null, 2)}\n`);
+  for (const note of notes) progress(note);
+  process.stdout.write(
+    `Wrote ${file} (${document.resources.length} resources). Next, in a project of the native face:\n` +
+      `  pulumi import --file ${file} --out index.ts --protect=false\n`,
   );
+}
 
-  const systemLine = systemFoldersLine(snapshot.systemFolders);
-  if (systemLine) progress(systemLine);
-
-  if (values["import-file"]) {
-    // the native face's way: `pulumi import --file` takes every object in, each read by its id
-    const { document, notes } = importDocumentOf(snapshot);
-    await writeFile(values["import-file"], `${JSON.stringify(document, null, 2)}\n`);
-    for (const note of notes) progress(note);
-    process.stdout.write(
-      `Wrote ${values["import-file"]} (${document.resources.length} resources). Next, in a project of the native face:\n` +
-        `  pulumi import --file ${values["import-file"]} --out index.ts --protect=false\n`,
-    );
-    if (!values.out) return 0;
-  }
-
-  const program = generateProgram(snapshot, {
-    project: values.project ?? `mediahost-${slug(snapshot.accountAlias)}`,
-    account: values.account,
-    providerVersion: `^${VERSION}`,
-    source: credentials.baseUrl,
-    depth,
-    ...(values.files ? { maxFileSize } : {}),
-  });
+async function writeProgram(outDir: string, program: GeneratedProgram): Promise<void> {
   await mkdir(outDir, { recursive: true });
   for (const [file, text] of Object.entries(program.files)) await writeFile(join(outDir, file), text);
   for (const [file, bytes] of Object.entries(program.assets)) {
     await mkdir(dirname(join(outDir, file)), { recursive: true });
     await writeFile(join(outDir, file), bytes);
   }
+}
+
+/** What was written, and the commands that take the account over with it. */
+function nextSteps(run: Settings, snapshot: AccountSnapshot, program: GeneratedProgram): string[] {
+  const { values, credentials, outDir, depth } = run;
   const total = Object.values(program.counts).reduce((a, b) => a + b, 0);
   const summary = Object.entries(program.counts)
     .map(([k, n]) => `${n} ${k}`)
     .join(", ");
-  progress(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
   const cfg = values.account
     ? [
         `  pulumi config set --secret --path 'mediahost:accounts.${values.account}.clientSecret' <secret>`,
@@ -191,7 +230,7 @@ async function main(argv: string[]): Promise<number> {
         `  pulumi config set mediahost:clientId ${credentials.clientId}`,
         "  pulumi config set --secret mediahost:clientSecret <client secret>",
       ];
-  const lines = [
+  return [
     `Wrote ${join(outDir, "index.ts")} (${total} resources: ${summary || "none"}),`,
     `  Pulumi.yaml, package.json and tsconfig.json.`,
     ...(snapshot.truncatedAt.length
@@ -212,8 +251,6 @@ async function main(argv: string[]): Promise<number> {
     "  pulumi up",
     "  pulumi preview --refresh --expect-no-changes    # the stack now matches the account",
   ];
-  process.stdout.write(`${lines.join("\n")}\n`);
-  return 0;
 }
 
 runMain(main, progress);

@@ -29,9 +29,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Face } from "../provider/face";
-import { kindByName } from "../provider/resources";
-import { describe } from "../provider/resources/kind";
+import { describe, Face, importOf, kindByName } from "../provider/for-tools";
 import { describeBackend } from "./lib/backend";
 import { type DiyStore, diyStore } from "./lib/diy-store";
 import { fileBackendDir, repairEmptyAttrs } from "./lib/file-backend";
@@ -121,18 +119,7 @@ function cliAt(binary: string, cwd: string, stack: string | undefined): Cli {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      stack: { type: "string" },
-      cwd: { type: "string" },
-      pulumi: { type: "string" },
-      print: { type: "boolean", default: false },
-      "lock-timeout": { type: "string", default: "360" },
-      wait: { type: "string", default: "0" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
+  const values = parse(argv);
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -152,99 +139,162 @@ async function main(argv: string[]): Promise<number> {
   const where = backendUrl ? describeBackend(backendUrl) : "the backend pulumi is logged in to";
   const name = stack ?? (await cli.run(["stack", "--show-name"]).catch(() => "")).trim();
   progress(`stack ${name || "(selected)"} on ${where}`);
-  if (!values.print) {
-    // a local file backend the kill left unreadable (an emptied .attrs file): repaired first
-    const dir = fileBackendDir(backendUrl);
-    if (dir && name) {
-      for (const file of await repairEmptyAttrs(dir, name))
-        progress(
-          `removed ${file}: the interrupted run left it empty, and the backend could not load the stack`,
-        );
-    }
-  }
-  const store = diyStore(backendUrl);
-  const project = await projectName(cwd);
-  const exportState = () => cli.run(["stack", "export"]);
-  let exported = await exportState();
-  if (!values.print && store && project && name) {
-    exported = await releaseLocks({
-      store,
-      project,
-      stack: name,
-      where,
-      boundMs,
-      waitMs,
-      exportState,
-      exported,
-    });
-  } else if (!values.print) {
-    progress(
-      `the locks on ${where} cannot be read from here: none released (\`pulumi cancel\` releases every lock, ` +
-        "a live update's too: only once no job of the stack runs)",
-    );
-  }
-  const deployment = JSON.parse(exported) as Deployment;
-  const pending = pendingCreates(deployment);
+  const run: Run = { cli, print: values.print, where, name, exportState: () => cli.run(["stack", "export"]) };
+  if (!run.print) await repairFileBackend(backendUrl, name);
+  const exported = await exportUnlocked(run, { backendUrl, cwd, boundMs, waitMs });
+  const pending = pendingCreates(JSON.parse(exported) as Deployment);
   if (pending.all.length === 0) {
     progress("no pending creates: nothing to recover");
     return 0;
   }
   progress(`${pending.all.length} pending create(s), ${pending.ours.length} of pulumi-mediahost resources`);
+  const imports = await takeOver(run, pending.ours);
+  for (const other of pending.others) progress(`left as it is (not a pulumi-mediahost resource): ${other}`);
+  if (run.print) return 0;
+  return dropPending(run, exported, pending.without, imports);
+}
 
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: {
+      stack: { type: "string" },
+      cwd: { type: "string" },
+      pulumi: { type: "string" },
+      print: { type: "boolean", default: false },
+      "lock-timeout": { type: "string", default: "360" },
+      wait: { type: "string", default: "0" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  }).values;
+}
+
+/** What every step of a run shares. */
+interface Run {
+  cli: Cli;
+  /** --print: list what would be done, change nothing. */
+  print: boolean;
+  /** The backend, as messages name it. */
+  where: string;
+  /** The stack's name ("" when none is selected). */
+  name: string;
+  exportState: () => Promise<string>;
+}
+
+/** A native resource's pending create to import under its own URN: what it is, and its document. */
+interface Import {
+  what: string;
+  document: Record<string, unknown>;
+}
+
+/** A local file backend the kill left unreadable (an emptied .attrs file): repaired first. */
+async function repairFileBackend(backendUrl: string | undefined, name: string): Promise<void> {
+  const dir = fileBackendDir(backendUrl);
+  if (!dir || !name) return;
+  for (const file of await repairEmptyAttrs(dir, name))
+    progress(`removed ${file}: the interrupted run left it empty, and the backend could not load the stack`);
+}
+
+/** The state as exported, once the locks an interrupted run left are released (where they can be read). */
+async function exportUnlocked(
+  run: Run,
+  o: { backendUrl: string | undefined; cwd: string; boundMs: number; waitMs: number },
+): Promise<string> {
+  const { where, name, exportState } = run;
+  const store = diyStore(o.backendUrl);
+  const project = await projectName(o.cwd);
+  const exported = await exportState();
+  if (run.print) return exported;
+  if (store && project && name)
+    return releaseLocks({
+      store,
+      project,
+      stack: name,
+      where,
+      boundMs: o.boundMs,
+      waitMs: o.waitMs,
+      exportState,
+      exported,
+    });
+  progress(
+    `the locks on ${where} cannot be read from here: none released (\`pulumi cancel\` releases every lock, ` +
+      "a live update's too: only once no job of the stack runs)",
+  );
+  return exported;
+}
+
+/**
+ * For each pending create of ours: a native one an import gives back as declared is to be imported
+ * (answered); the others (a File from `source`, the dynamic face's) are noted in the journal, so
+ * that the next create takes the object over.
+ */
+async function takeOver(run: Run, ours: PendingCreate[]): Promise<Import[]> {
   // the accounts the stack's config names, to key the journal as the provider does
   const config = Object.fromEntries(
     Object.entries(
-      JSON.parse(await cli.run(["config", "--json", "--show-secrets"])) as Record<string, { value?: string }>,
+      JSON.parse(await run.cli.run(["config", "--json", "--show-secrets"])) as Record<
+        string,
+        { value?: string }
+      >,
     ).map(([k, v]) => [k, v.value]),
   );
   const face = Face.of((k) => config[k]);
-  const aliasOf = (create: PendingCreate, what: string) =>
-    face.account(create.inputs.account as string | undefined).alias(undefined, what);
-  const imports: { what: string; document: Record<string, unknown> }[] = [];
-  for (const create of pending.ours) {
-    const kind = kindByName(create.kind);
-    if (!kind || !create.owner) {
-      progress(`${create.urn}: skipped (${kind ? "no owner recorded" : `unknown kind ${create.kind}`})`);
-      continue;
-    }
-    const what = describe(kind, create.inputs);
-    let id: string;
-    try {
-      // the account singleton's id is the account's alias, which only a read tells
-      id = kind.id(create.inputs as never, kind.singleton ? await aliasOf(create, what) : undefined);
-    } catch {
-      progress(`${create.urn}: skipped (its id is not known from its inputs)`);
-      continue;
-    }
-    // a native resource an import gives back as declared is imported; the others (a File from
-    // `source`) are noted in the journal, like the dynamic face's: its next create takes it over
-    if (
-      isNative(create) &&
-      !("refused" in kind.importing) &&
-      (kind.importing.reimports?.(create.inputs) ?? true)
-    ) {
-      imports.push({ what, document: importDocument(create, id) });
-      progress(
-        `${values.print ? "would import" : "imports"} ${what} if it exists (${create.urn}): pulumi import ${create.type} ${create.urn.slice(create.urn.lastIndexOf("::") + 2)} ${id}`,
-      );
-      continue;
-    }
-    if (values.print) {
-      progress(`would note ${what} as this stack's create in flight (${create.urn})`);
-      continue;
-    }
-    const ctx = face.account(create.inputs.account as string | undefined);
-    const alias = await ctx.alias(undefined, what);
-    face.serving(create.owner);
-    face.session.journal(ctx, alias)?.beginCreate(kind.name, id);
-    progress(`noted ${what} in account "${alias}": the next \`pulumi up\` takes it over if it exists`);
+  const imports: Import[] = [];
+  for (const create of ours) {
+    const found = await takeOverOne(run, face, create);
+    if (found) imports.push(found);
   }
-  for (const other of pending.others) progress(`left as it is (not a pulumi-mediahost resource): ${other}`);
-  if (values.print) return 0;
+  return imports;
+}
 
-  // the pending creates leave the state; nothing else of it changes, and nothing at all if another
-  // job saved it since it was read (the import takes the stack's lock: a running job refuses it)
-  if ((await exportState()) !== exported) {
+async function takeOverOne(run: Run, face: Face, create: PendingCreate): Promise<Import | undefined> {
+  const kind = kindByName(create.kind);
+  if (!kind || !create.owner) {
+    progress(`${create.urn}: skipped (${kind ? "no owner recorded" : `unknown kind ${create.kind}`})`);
+    return undefined;
+  }
+  const what = describe(kind, create.inputs);
+  const account = () => face.account(create.inputs.account as string | undefined);
+  let id: string;
+  try {
+    // the account singleton's id is the account's alias, which only a read tells
+    id = kind.id(create.inputs, kind.singleton ? await account().alias(undefined, what) : undefined);
+  } catch {
+    progress(`${create.urn}: skipped (its id is not known from its inputs)`);
+    return undefined;
+  }
+  const importing = importOf(kind);
+  if (isNative(create) && !("refused" in importing) && (importing.reimports?.(create.inputs) ?? true)) {
+    progress(
+      `${run.print ? "would import" : "imports"} ${what} if it exists (${create.urn}): pulumi import ${create.type} ${create.urn.slice(create.urn.lastIndexOf("::") + 2)} ${id}`,
+    );
+    return { what, document: importDocument(create, id) };
+  }
+  if (run.print) {
+    progress(`would note ${what} as this stack's create in flight (${create.urn})`);
+    return undefined;
+  }
+  const ctx = account();
+  const alias = await ctx.alias(undefined, what);
+  face.setOwner(create.owner);
+  face.session.journal(ctx, alias)?.beginCreate(kind.name, id);
+  progress(`noted ${what} in account "${alias}": the next \`pulumi up\` takes it over if it exists`);
+  return undefined;
+}
+
+/**
+ * The pending creates leave the state; nothing else of it changes, and nothing at all if another
+ * job saved it since it was read (the import takes the stack's lock: a running job refuses it).
+ * Then the native resources the interrupted run made are taken in under their own URN.
+ */
+async function dropPending(
+  run: Run,
+  exported: string,
+  without: Deployment,
+  imports: Import[],
+): Promise<number> {
+  const { cli, where, name } = run;
+  if ((await run.exportState()) !== exported) {
     progress(
       `the state on ${where} changed since recover read it (another job saved it): wrote nothing to it; ` +
         "run mediahost-recover again once that job has ended",
@@ -254,11 +304,10 @@ async function main(argv: string[]): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), "mediahost-recover-"));
   try {
     const file = join(dir, "deployment.json");
-    await writeFile(file, JSON.stringify(pending.without), { mode: 0o600 });
+    await writeFile(file, JSON.stringify(without), { mode: 0o600 });
     await cli.run(["stack", "import", "--file", file]);
     progress(`dropped the pending creates from the state on ${where}`);
-    // native resources the interrupted run made are taken in under their own URN, one at a time:
-    // an object it never made (the service did not get that far) is left to the next up
+    // one at a time: an object it never made (the service did not get that far) is left to the next up
     for (const { what, document } of imports) {
       const one = join(dir, "import.json");
       await writeFile(one, JSON.stringify(document), { mode: 0o600 });

@@ -3,7 +3,7 @@
 // server holds, in this run through its retries and in a later run through the offset it stored),
 // and downloads hashed as they arrive.
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, type ReadStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type * as Tus from "tus-js-client";
@@ -103,6 +103,29 @@ export async function upload(
   }
 }
 
+/** tus-js-client's Node build, as it behaves. */
+interface TusNode {
+  /** Takes a file's stream (read by path, so that an upload resumes) or its bytes. */
+  Upload: new (
+    file: Buffer | ReadStream,
+    options: Tus.UploadOptions,
+  ) => Tus.Upload;
+  /** Keeps unfinished uploads' URLs in a file. */
+  FileUrlStorage: new (
+    file: string,
+  ) => Tus.UrlStorage;
+}
+
+/**
+ * Loads tus-js-client (only for a large upload: most runs never need it). Its type declarations
+ * are the browser build's, which takes no stream and has no FileUrlStorage: the one place
+ * provider/ takes a module's types on trust.
+ */
+async function tusNode(): Promise<TusNode> {
+  const loaded: unknown = await import("tus-js-client");
+  return loaded as TusNode;
+}
+
 /** tus-js-client's error as the client's: a 429 is a rate limit; no upload link or token in the text. */
 function tusError(client: MediahostClient, path: string, err: Error): MediahostError {
   const response = (err as Tus.DetailedError).originalResponse;
@@ -167,20 +190,17 @@ async function tusUpload(
   // where unfinished uploads are kept to resume in a later run (provider/config.ts); none: not kept
   const store = client.uploadResumeFile;
   if (store) await mkdir(dirname(store), { recursive: true });
-  // loaded only for a large upload: most runs never need it
-  const tus: typeof Tus = await import("tus-js-client");
-  // FileUrlStorage is in the Node build of tus-js-client, not in its type declarations
-  const { FileUrlStorage } = tus as unknown as { FileUrlStorage: new (file: string) => Tus.UrlStorage };
+  const tus = await tusNode();
   const source = "bytes" in content ? Buffer.from(content.bytes) : createReadStream(content.file);
   let reported = -1;
   return new Promise<Uploaded>((resolve, reject) => {
-    const up = new tus.Upload(source as never, {
+    const up = new tus.Upload(source, {
       endpoint,
       uploadSize: size,
       chunkSize: TUS_CHUNK,
       metadata: { filename: path, ...(options.contentType ? { filetype: options.contentType } : {}) },
       retryDelays: [0, 1000, 3000, 5000],
-      ...(store ? { urlStorage: new FileUrlStorage(store) } : {}),
+      ...(store ? { urlStorage: new tus.FileUrlStorage(store) } : {}),
       fingerprint: async () => options.fingerprint,
       storeFingerprintForResuming: !!store,
       removeFingerprintOnSuccess: true,

@@ -12,15 +12,14 @@ import type * as ProviderGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
 import { MediahostError } from "../client";
-import { CONFIG_KEYS, type Configuration, DEFAULT_ACCOUNT } from "../config";
-import { containsUnknown } from "../diff";
+import { configFailures, readerOf } from "../config";
 import { isExpected, ProviderError } from "../errors";
-import { Face, ownProperties as own } from "../face";
-import { argumentsOf, type DataFunctionName, dataFunctions } from "../functions";
+import { Face, ownProperties as own, storedState } from "../face";
+import { argumentsOf, dataFunctionByName } from "../functions";
 import type { CheckFailure, Lifecycle } from "../lifecycle";
 import { setLogSink } from "../log";
 import { kindByName } from "../resources";
-import type { Kind } from "../resources/kind";
+import { type Kind, ownSecrets } from "../resources/kind";
 import { VERSION } from "../version";
 import schema from "./schema.json";
 import { type Decoded, decode, encode, type Props, parseUrn } from "./wire";
@@ -43,15 +42,6 @@ type Callback<Res> = (error: Grpc.ServiceError | null, response?: Res) => void;
 
 /** The URN of the resource whose RPC is being served: log lines from it are attached to it. */
 const current = new AsyncLocalStorage<string>();
-
-/** A config key's value as the configuration module reads config: strings, objects as JSON. */
-function configReader(args: Props): (key: string) => string | undefined {
-  return (key) => {
-    const value = args[key.replace(/^mediahost:/, "")];
-    if (value === undefined || value === null) return undefined;
-    return typeof value === "string" ? value : JSON.stringify(value);
-  };
-}
 
 /** The resource kind of a type token `mediahost:index:<Kind>`. */
 function kindOfType(type: string): Kind {
@@ -114,63 +104,6 @@ function unimplemented(name: string) {
     );
 }
 
-/**
- * What is wrong with a provider's configuration, key by key, before anything runs (a preview):
- * unknown keys, bad settings, an account whose credentials cannot make a client, and a
- * configuration that reaches no account at all. Values still unknown (a preview of a provider
- * whose arguments come from other resources) are judged once known, at Configure.
- */
-export function configFailures(news: Props): CheckFailure[] {
-  const failures: CheckFailure[] = [];
-  const known = new Set<string>([...CONFIG_KEYS, "version"]);
-  for (const key of Object.keys(news)) {
-    if (!known.has(key)) {
-      failures.push({
-        property: key,
-        reason: `unknown configuration key mediahost:${key} (known: ${CONFIG_KEYS.join(", ")})`,
-      });
-    }
-  }
-  const settled = Object.fromEntries(Object.entries(news).filter(([, v]) => !containsUnknown(v)));
-  let face: Face;
-  try {
-    face = Face.of(configReader(settled));
-  } catch (err) {
-    if (!isExpected(err)) throw err;
-    const message = (err as Error).message;
-    const key = /mediahost:(\w+)/.exec(message)?.[1] ?? "accounts";
-    return [...failures, { property: key, reason: message }];
-  }
-  const configuration: Configuration = face.configuration;
-  let usable = 0;
-  for (const [name, credentials] of configuration.accounts) {
-    // the key the account's credentials come from: the top-level ones, or its entry under accounts
-    const property = name === DEFAULT_ACCOUNT ? undefined : "accounts";
-    if (credentials instanceof Error) {
-      // not every provider uses its top-level credentials (an `accounts` map may be all it has)
-      if (property) failures.push({ property, reason: credentials.message });
-      continue;
-    }
-    try {
-      face.account(property ? name : undefined);
-      usable++;
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      const reason = (err as Error).message;
-      failures.push({ property: property ?? /^(\w+)/.exec(reason)?.[1] ?? "baseUrl", reason });
-    }
-  }
-  const unknownCredentials = ["baseUrl", "clientId", "clientSecret", "accounts"].some(
-    (k) => k in news && !(k in settled),
-  );
-  if (usable === 0 && failures.length === 0 && !unknownCredentials) {
-    const missing = configuration.accounts.get(DEFAULT_ACCOUNT);
-    const reason = missing instanceof Error ? missing.message : "no account is configured";
-    failures.push({ property: /mediahost\.(\w+)/.exec(reason)?.[1] ?? "clientId", reason });
-  }
-  return failures;
-}
-
 /** The provider: one per plugin process, which the engine starts per provider instance. */
 export class NativeProvider {
   private face?: Face;
@@ -205,19 +138,14 @@ export class NativeProvider {
   /** The stack a resource belongs to keys the stack journal (the dynamic face's owner, from the URN). */
   private opened(urn: string): { lifecycle: Lifecycle; kind: Kind } {
     const { stack, project, type } = parseUrn(urn);
-    const lifecycle = this.configured().serving(`${project}/${stack}`);
-    return { lifecycle, kind: kindOfType(type) };
+    const face = this.configured();
+    face.setOwner(`${project}/${stack}`);
+    return { lifecycle: face.lifecycle, kind: kindOfType(type) };
   }
 
   /** The keys of `props` that are secrets: those the engine sent as secrets, and the kind's own. */
   private secretKeys(kind: Kind, decoded: Decoded, props: Props): Set<string> {
-    const keys = new Set([...decoded.secrets, ...(kind.secretInputs ?? [])]);
-    // a write-only credential given inside its group moved out of it (normalize): secret where it went
-    if (kind.normalize && [...decoded.secrets].some((k) => !(k in props))) {
-      for (const k of kind.secretInputs ?? []) keys.add(k);
-    }
-    for (const k of kind.secretOutputs?.(props as never) ?? []) keys.add(k);
-    return keys;
+    return new Set([...decoded.secrets, ...ownSecrets(kind, props)]);
   }
 
   readonly service = {
@@ -256,7 +184,7 @@ export class NativeProvider {
         const name = key.replace(/^mediahost:config:/, "");
         if (args[name] === undefined) args[name] = value;
       }
-      this.face = Face.of(configReader(args));
+      this.face = Face.of(readerOf(args));
       return new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false);
     }),
 
@@ -283,14 +211,9 @@ export class NativeProvider {
     diff: serve(
       async (req: ProviderPb.DiffRequest) => {
         const { lifecycle, kind } = this.opened(req.getUrn());
-        const olds = own(decode(req.getOlds()).props);
+        const olds = storedState(decode(req.getOlds()).props);
         const news = own(decode(req.getNews()).props);
-        const { changes, replaces, deleteBeforeReplace } = lifecycle.diff(
-          kind,
-          req.getId(),
-          olds as never,
-          news,
-        );
+        const { changes, replaces, deleteBeforeReplace } = lifecycle.diff(kind, req.getId(), olds, news);
         const res = diffOf(changes);
         res.setReplacesList(replaces);
         res.setDeletebeforereplace(deleteBeforeReplace);
@@ -339,7 +262,7 @@ export class NativeProvider {
         const found =
           Object.keys(state.props).length === 0
             ? await lifecycle.import(kind, req.getId())
-            : await lifecycle.read(kind, req.getId(), own(state.props) as never);
+            : await lifecycle.read(kind, req.getId(), storedState(state.props));
         if (!found) return res.setId("");
         const secrets = this.secretKeys(kind, state, found.outs);
         return res
@@ -355,7 +278,7 @@ export class NativeProvider {
         const { lifecycle, kind } = this.opened(req.getUrn());
         const olds = decode(req.getOlds());
         const news = decode(req.getNews());
-        const outs = await lifecycle.update(kind, req.getId(), own(olds.props) as never, own(news.props));
+        const outs = await lifecycle.update(kind, req.getId(), storedState(olds.props), own(news.props));
         const secrets = new Set([...this.secretKeys(kind, news, outs), ...olds.secrets]);
         return new providerPb.UpdateResponse().setProperties(encode(Struct, outs, secrets));
       },
@@ -365,20 +288,21 @@ export class NativeProvider {
     delete: serve(
       async (req: ProviderPb.DeleteRequest) => {
         const { lifecycle, kind } = this.opened(req.getUrn());
-        await lifecycle.delete(kind, req.getId(), own(decode(req.getProperties()).props) as never);
+        await lifecycle.delete(kind, req.getId(), storedState(decode(req.getProperties()).props));
         return new Empty();
       },
       (req) => req.getUrn(),
     ),
 
     invoke: serve(async (req: ProviderPb.InvokeRequest) => {
-      const name = req.getTok().replace(`${PACKAGE}:index:`, "") as DataFunctionName;
-      const fn = dataFunctions[name] as (typeof dataFunctions)[DataFunctionName] | undefined;
+      const name = req.getTok().replace(`${PACKAGE}:index:`, "");
+      const fn = dataFunctionByName(name);
       if (!fn || req.getTok() !== `${PACKAGE}:index:${name}`)
         throw new ProviderError(`unknown function ${req.getTok()}`);
-      const args = argumentsOf(name, fn, decode(req.getArgs()).props) as { account?: string };
-      const client = this.configured().account(args.account).client;
-      const result = await fn.run(client, args as never);
+      const args = argumentsOf(name, fn, decode(req.getArgs()).props);
+      const account = typeof args.account === "string" ? args.account : undefined;
+      const client = this.configured().account(account).client;
+      const result = await fn.run(client, args);
       return new providerPb.InvokeResponse().setReturn(encode(Struct, result, fn.secrets ?? []));
     }),
 
@@ -403,10 +327,7 @@ export async function serveProvider(
   provider: NativeProvider,
 ): Promise<{ port: number; server: Grpc.Server }> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1 << 30 });
-  server.addService(
-    providerGrpc.ResourceProviderService,
-    provider.service as unknown as Grpc.UntypedServiceImplementation,
-  );
+  server.addService(providerGrpc.ResourceProviderService, provider.service);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
       err ? reject(err) : resolve(p),

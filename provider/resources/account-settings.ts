@@ -174,13 +174,19 @@ export const accountSettings = defineKind({
   singleton: true,
   // the account singleton: its id is the account's alias, which the read checks
   importing: { identity: () => ({}), id: { form: "the account's alias", example: "demo" } },
-  judgedBy: { fetching: schemas.FetchingUpdate },
-  writeOnly: CREDENTIALS.map(({ path }) => ["fetching", ...path]),
-  secretInputs: ["fetchingSecrets"],
-  normalize(i) {
-    const { fetching, secrets } = splitCredentials(i.fetching);
-    if (!secrets) return i;
-    return { ...i, fetching, fetchingSecrets: { ...(i.fetchingSecrets as object | undefined), ...secrets } };
+  secrets: {
+    judgedBy: { fetching: schemas.FetchingUpdate },
+    writeOnly: CREDENTIALS.map(({ path }) => ["fetching", ...path]),
+    inputs: ["fetchingSecrets"],
+    normalize(i) {
+      const { fetching, secrets } = splitCredentials(i.fetching);
+      if (!secrets) return i;
+      return {
+        ...i,
+        fetching,
+        fetchingSecrets: { ...(i.fetchingSecrets as object | undefined), ...secrets },
+      };
+    },
   },
   viaAccountWriter: true,
   docs: {

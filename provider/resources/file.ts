@@ -269,11 +269,13 @@ export const file = defineKind({
     accountOwned: (i) => i.path !== undefined && systemFolderOf(i.path) === "/Profiles",
     id: { form: "the file's path (UTF-8 text up to 1 MiB, taken in as `content`)", example: "/robots.txt" },
   },
-  secretInputs: ["fetchAuth"],
-  // the hash and size of inline content would give a short secret away: secret whenever it is given
-  secretOutputs: (i) => (i.content !== undefined ? ["sha256", "size"] : []),
+  secrets: {
+    inputs: ["fetchAuth"],
+    // the hash and size of inline content would give a short secret away: secret whenever it is given
+    outputs: (i) => (i.content !== undefined ? ["sha256", "size"] : []),
+  },
   // it sits at its path: when the folder holding it moves, it follows
-  location: "path",
+  tree: { location: "path" },
   id: (i) => i.path,
   docs: {
     summary:

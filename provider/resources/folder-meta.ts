@@ -150,8 +150,7 @@ export const folderMeta = defineKind({
   observations: ["approvalDatetime"],
   replaceOn: ["path"],
   // it sits at its path: when the folder holding it moves, it follows
-  location: "path",
-  belongsTo: "path",
+  tree: { location: "path", belongsTo: "path" },
   equivalent: { tags: sameSet },
   id: (i) => i.path,
   importing: {

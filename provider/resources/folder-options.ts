@@ -101,8 +101,7 @@ export const folderOptions = defineKind({
   outputs: {},
   replaceOn: ["path"],
   // it sits at its path: when the folder holding it moves, it follows
-  location: "path",
-  belongsTo: "path",
+  tree: { location: "path", belongsTo: "path" },
   id: (i) => i.path,
   importing: { identity: (path) => ({ path }), id: { form: "the folder's path", example: "/products" } },
   docs: {

@@ -100,10 +100,11 @@ export const folder = defineKind({
   },
   replaceOn: [],
   // a folder contains every object at or under its path, and a path change moves them with it
-  contains: (own, _kind, other) => isAtOrUnder(other, own),
-  location: "path",
-  movable: true,
-  rehome: (other, from, to) => to + other.slice(from.length),
+  tree: {
+    location: "path",
+    contains: (own, _kind, other) => isAtOrUnder(other, own),
+    moves: { rehome: (other, from, to) => to + other.slice(from.length) },
+  },
   id: (i) => i.path,
   importing: { identity: (path) => ({ path }), id: { form: "the folder's path", example: "/products" } },
   docs: {

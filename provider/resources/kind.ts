@@ -83,7 +83,17 @@ export interface KindDocs {
   example: KindExample;
 }
 
-export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = object> {
+/**
+ * A kind: what every kind declares (`KindCore`) and the optional capabilities it has
+ * (`Capabilities`), each a group with a default when absent. The registry
+ * (provider/resources/index.ts) states at compile time which kind has which.
+ */
+export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = object>
+  extends KindCore<S, X>,
+    Capabilities<S> {}
+
+/** What every kind declares. */
+export interface KindCore<S extends z.ZodObject = z.ZodObject, X extends object = object> {
   readonly name: string;
   /** Inputs, `account` excluded (every kind has it): a strict object, refinements allowed. */
   readonly inputs: S;
@@ -98,32 +108,6 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
   readonly replaceOn: readonly (keyof z.output<S> & string)[];
   readonly equivalent?: Partial<Record<keyof z.output<S> & string, Equivalence>>;
   readonly deleteBeforeReplace?: boolean;
-  /**
-   * The object contains others (a folder: every object at or under its path): once it is deleted,
-   * or created anew, what the stack journal noted about them is no longer true, and while it is
-   * being replaced, their deletes leave them to it (DeleteContext.containerLeaving).
-   */
-  contains?(ownId: string, otherKind: string, otherId: string): boolean;
-  /**
-   * The property that says where the object sits among the objects that contain others (its
-   * path in the file tree). When a container moves in the same run, an object whose location
-   * changes just as the move carries it is not replaced: it follows (the lifecycle updates it in
-   * place once the move is done), and its delete acts where the move took it.
-   */
-  readonly location?: keyof z.output<S> & string;
-  /**
-   * The property naming the folder or file the object belongs to, which must exist before it (its
-   * options, meta, points): a "not found" on its create or update names that path as missing.
-   */
-  readonly belongsTo?: keyof z.output<S> & string;
-  /**
-   * A change of `location` moves the object, with everything it contains, instead of replacing
-   * it: the kind's `update` is handed the old and new location and moves it (a rename). The
-   * lifecycle refuses at check a move into the object itself.
-   */
-  readonly movable?: boolean;
-  /** Where an object this one contains goes when this one moves from `from` to `to`. */
-  rehome?(otherId: string, from: string, to: string): string;
   /** The object's natural key in its account, which is the resource's id (the account's alias for a singleton). */
   id(inputs: z.output<S>, accountAlias?: string): string;
   /** One object per account (the account's own settings): its id is the account's alias, which only a read tells. */
@@ -136,50 +120,10 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
   readonly viaAccountWriter?: boolean;
 
   /**
-   * Import (`pulumi import`, the native face): how the id names the object — the inputs that
-   * identify it — or why the kind cannot be imported. An imported resource is read with scope
-   * "all" and manages what that read found. `reimports` says whether importing the object gives
-   * back a resource declared with `inputs` (a File from `source` is not: an import declares inline
-   * `content`, and refuses a file that is not text); mediahost-recover takes in the others through
-   * the stack journal. Absent: it always does. `accountOwned` says the object stays the account's
-   * (an image profile in /Profiles): imported as adopted, it is left in place on delete.
-   */
-  readonly importing:
-    | {
-        identity(id: string): Partial<z.output<S>>;
-        reimports?(inputs: Record<string, unknown>): boolean;
-        accountOwned?(inputs: Partial<z.output<S>>): boolean;
-        /** The id's form and an example, for the docs' `## Import` section. */
-        id: ImportId;
-      }
-    | {
-        /** Why not: the error an import gets, and the docs' `## Import` section. */
-        refused: string;
-      };
-  /**
-   * The schema a property is judged by where its input schema takes it whole (AccountSettings'
-   * `fetching`, judged with its credentials put back): what the package schema and the README
-   * check describe it with.
-   */
-  readonly judgedBy?: Partial<Record<keyof z.output<S> & string, z.ZodType>>;
-  /** Paths (from the top-level property) of values the service takes but never shows: secrets in the schema. */
-  readonly writeOnly?: readonly (readonly string[])[];
-  /** Inputs that are always secrets (write-only credentials): the native face marks them so. */
-  readonly secretInputs?: readonly (keyof z.output<S> & string)[];
-  /** Outputs that are secrets for these inputs (the hash of inline content would give it away). */
-  secretOutputs?(inputs: z.output<S>): string[];
-  /**
-   * Inputs as a program may give them, in the kind's own form (AccountSettings: the write-only
-   * credentials out of `fetching` into `fetchingSecrets`). The dynamic SDK does it in the program;
-   * the native face, whose programs may be YAML, at check.
-   */
-  normalize?(inputs: Record<string, unknown>): Record<string, unknown>;
-
-  /**
    * The calls a refresh's read of the object makes when nothing changed, for planning a check
    * against the hour's rate budget (mediahost-drift): tools/lib/budget.ts counts them.
    */
-  refreshReads(olds: State<S, X>): readonly RefreshRead[];
+  refreshReads(olds: z.output<S> & X & Partial<Recorded>): readonly RefreshRead[];
 
   create(ctx: CreateContext, inputs: z.output<S>): Promise<X>;
   /**
@@ -193,6 +137,106 @@ export interface Kind<S extends z.ZodObject = z.ZodObject, X extends object = ob
   ): Promise<Partial<z.output<S> & X> | undefined>;
   update(ctx: KindContext, olds: State<S, X>, news: z.output<S>): Promise<X>;
   delete(ctx: DeleteContext, olds: State<S, X>): Promise<void>;
+}
+
+/**
+ * The optional features of a kind, grouped: each is absent or whole. Absent, the lifecycle's
+ * default holds: no place in the file tree, no secrets, no import.
+ */
+export interface Capabilities<S extends z.ZodObject = z.ZodObject> {
+  /** Where the object sits in the account's file tree. */
+  readonly tree?: TreeCapability<keyof z.output<S> & string>;
+  /** Values the service takes but never shows, or that would give a secret away. */
+  readonly secrets?: SecretsCapability<z.output<S>, keyof z.output<S> & string>;
+  /**
+   * Import (`pulumi import`, the native face): how the id names the object — the inputs that
+   * identify it — or why the kind cannot be imported. Absent: it cannot ("declares no import").
+   */
+  readonly importing?: ImportCapability<z.output<S>> | { refused: string };
+}
+
+/** The names of the capabilities, for the registry's compile-time statement of who has which. */
+export type CapabilityName = "tree" | "secrets" | "importing";
+
+/**
+ * Whether kind `K` has each capability, as types: `true` where its declaration gives it (an
+ * `importing` that refuses counts as none).
+ */
+export type CapabilitiesOf<K> = {
+  [C in CapabilityName]: C extends "importing"
+    ? K extends { importing: { identity: unknown } }
+      ? true
+      : false
+    : K extends { [P in C]: object }
+      ? true
+      : false;
+};
+
+/** A kind whose objects sit in the account's file tree (a folder, a file, what belongs to a path). */
+export interface TreeCapability<K extends string = string> {
+  /**
+   * The property saying where the object sits (its path). When a folder holding it moves in the
+   * same run, an object whose location changes just as the move carries it is not replaced: it
+   * follows (the lifecycle updates it in place once the move is done), and its delete acts where
+   * the move took it.
+   */
+  readonly location: K;
+  /**
+   * The property naming the folder or file the object belongs to, which must exist before it (its
+   * options, meta, points): a "not found" on its create or update names that path as missing.
+   */
+  readonly belongsTo?: K;
+  /**
+   * The object contains others (a folder: every object at or under its path): once it is deleted,
+   * or created anew, what the stack journal noted about them is no longer true, and while it is
+   * being replaced, their deletes leave them to it (DeleteContext.containerLeaving).
+   */
+  contains?(ownId: string, otherKind: string, otherId: string): boolean;
+  /**
+   * A change of `location` moves the object, with everything it contains, instead of replacing
+   * it: the kind's `update` is handed the old and new location and moves it (a rename). The
+   * lifecycle refuses at check a move into the object itself. `rehome`: where an object this one
+   * contains goes when this one moves from `from` to `to`. Absent: a new location replaces it.
+   */
+  readonly moves?: { rehome(otherId: string, from: string, to: string): string };
+}
+
+/** A kind with secret values: the native face marks them, the package schema declares them. */
+export interface SecretsCapability<I = Record<string, unknown>, K extends string = string> {
+  /** Inputs that are always secrets (write-only credentials). */
+  readonly inputs?: readonly K[];
+  /** Paths (from the top-level property) of values the service takes but never shows. */
+  readonly writeOnly?: readonly (readonly string[])[];
+  /** Outputs that are secrets for these inputs (the hash of inline content would give it away). */
+  outputs?(inputs: I): string[];
+  /**
+   * Inputs as a program may give them, in the kind's own form (AccountSettings: the write-only
+   * credentials out of `fetching` into `fetchingSecrets`). The dynamic SDK does it in the program;
+   * the native face, whose programs may be YAML, at check.
+   */
+  normalize?(inputs: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The schema a property is judged by where its input schema takes it whole (AccountSettings'
+   * `fetching`, judged with its credentials put back): what the package schema and the README
+   * check describe it with.
+   */
+  readonly judgedBy?: Partial<Record<K, z.ZodType>>;
+}
+
+/**
+ * How an id names an object for `pulumi import`. An imported resource is read with scope "all"
+ * and manages what that read found. `reimports` says whether importing the object gives back a
+ * resource declared with `inputs` (a File from `source` is not: an import declares inline
+ * `content`, and refuses a file that is not text); mediahost-recover takes in the others through
+ * the stack journal. Absent: it always does. `accountOwned` says the object stays the account's
+ * (an image profile in /Profiles): imported as adopted, it is left in place on delete.
+ */
+export interface ImportCapability<I> {
+  identity(id: string): Partial<I>;
+  reimports?(inputs: Record<string, unknown>): boolean;
+  accountOwned?(inputs: Partial<I>): boolean;
+  /** The id's form and an example, for the docs' `## Import` section. */
+  id: ImportId;
 }
 
 /**
@@ -217,13 +261,48 @@ export const listingRead = (path: string): RefreshRead => ({
 });
 
 /** A resource's recorded outputs: its inputs, its own outputs and what the lifecycle records. */
-export type State<S extends z.ZodObject, X extends object> = z.output<S> & X & Recorded;
+export type State<S extends z.ZodObject = z.ZodObject, X extends object = object> = z.output<S> &
+  X &
+  Recorded;
 
-/** Declares a kind with its types checked (no behaviour of its own). */
-export function defineKind<S extends z.ZodObject, X extends object>(
-  kind: Kind<S, X> & { observations?: readonly (keyof X & string)[] },
-): Kind<S, X> {
-  return kind;
+/**
+ * A resource's outputs as the engine hands them back: what the lifecycle recorded, which a state
+ * from an early release may lack (`accountAlias`). A call opens it into a `State` once it knows
+ * the account.
+ */
+export type Stored = Record<string, unknown> & Partial<Recorded>;
+
+/**
+ * Declares a kind with its types checked (no behaviour of its own). Its type keeps which
+ * capabilities it was given (`C`), for the registry's compile-time statement.
+ */
+export function defineKind<S extends z.ZodObject, X extends object, C extends Capabilities<S> = object>(
+  kind: KindCore<S, X> & Capabilities<S> & C & { observations?: readonly (keyof X & string)[] },
+): Kind<S, X> & Given<S, C> {
+  // what the compiler cannot follow through the mapped type: the capabilities C gives are Given's
+  return kind as Kind<S, X> & Given<S, C>;
+}
+
+/** The capabilities `C` gives, as `Capabilities` types them (present, not optional). */
+type Given<S extends z.ZodObject, C> = {
+  [P in keyof C & CapabilityName]-?: P extends "importing"
+    ? C[P] extends { refused: string }
+      ? { refused: string }
+      : ImportCapability<z.output<S>>
+    : NonNullable<Capabilities<S>[P]>;
+};
+
+/** The kind's import, or why it cannot be imported (the default: it declares none). */
+export function importOf(kind: Kind): ImportCapability<Record<string, unknown>> | { refused: string } {
+  return kind.importing ?? { refused: "the kind declares no import" };
+}
+
+/**
+ * The properties of `props` that are secrets by the kind's own rules: its secret inputs, and the
+ * outputs these inputs make secret.
+ */
+export function ownSecrets(kind: Kind, props: Record<string, unknown>): string[] {
+  return [...(kind.secrets?.inputs ?? []), ...(kind.secrets?.outputs?.(props) ?? [])];
 }
 
 /** The input properties of a kind: `account` and its schema's keys, in that order. */
@@ -234,7 +313,7 @@ export function propertiesOf(kind: Kind): string[] {
 /** How messages name a resource's object, e.g. `Folder /a`. */
 export function describe(kind: Kind, props: Record<string, unknown>): string {
   try {
-    return `${kind.name} ${kind.id(props as never)}`;
+    return `${kind.name} ${kind.id(props)}`;
   } catch {
     return kind.name;
   }

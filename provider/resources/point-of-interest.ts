@@ -138,8 +138,7 @@ export const pointOfInterest = defineKind({
   outputs: {},
   replaceOn: ["path", "name"],
   // it sits on its file: when the folder holding it moves, it follows
-  location: "path",
-  belongsTo: "path",
+  tree: { location: "path", belongsTo: "path" },
   id: (i) => `${i.path}#${i.name}`,
   importing: { identity, id: { form: "`<file path>#<point name>`", example: "/products/shoe.svg#face" } },
   docs: {

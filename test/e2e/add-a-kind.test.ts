@@ -120,7 +120,7 @@ describe("a new kind is its module and one registry line, then `npm run docs`", 
           'import type { Kind } from "./kind";',
           'import type { Kind } from "./kind";\nimport { widget } from "./widget";',
         )
-        .replace("export const kinds = {", "export const kinds = {\n  Widget: widget,"),
+        .replace("export const kinds = {", "export const kinds = {\n  Widget: stating(widget, {}),"),
     );
     await run("npm", ["run", "-s", "docs"], copy);
   }, 300_000);

@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator, VARIANT_NAMES, type VariantName } from "../../emulator/index";
 import { MediahostClient } from "../../provider/client";
-import { type DoctorReport, RECOGNISED, runDoctor, Secrets, UNOBSERVED } from "../../tools/lib/doctor";
+import { type DoctorReport, RECOGNISED, UNOBSERVED } from "../../tools/lib/doctor-facts";
+import { runDoctor } from "../../tools/lib/doctor-probe";
+import { Secrets } from "../../tools/lib/doctor-report";
 
 const DOCTOR = join(__dirname, "../../dist/tools/doctor.js");
 const CLIENT_SECRET = "demo-secret";

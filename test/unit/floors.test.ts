@@ -3,6 +3,7 @@
 // contract only, and nothing in provider/ reaches the SDK, the tools, the emulator or the scripts.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const repo = resolve(__dirname, "../..");
@@ -25,8 +26,8 @@ const FLOORS: { name: string; paths: string[] }[] = [
     name: "lifecycle",
     paths: [
       "provider/lifecycle.ts",
-      "provider/contexts.ts",
-      "provider/steps.ts",
+      "provider/calls/",
+      "provider/run-plan.ts",
       "provider/session.ts",
       "provider/functions.ts",
       "provider/media-functions.ts",
@@ -37,6 +38,7 @@ const FLOORS: { name: string; paths: string[] }[] = [
     name: "faces",
     paths: ["provider/face.ts", "provider/dynamic.ts", "provider/native/", "provider/index.ts"],
   },
+  { name: "the tools' door", paths: ["provider/for-tools.ts"] },
   { name: "sdk", paths: ["sdk/"] },
   { name: "tools", paths: ["tools/"] },
   { name: "scripts", paths: ["scripts/"] },
@@ -107,6 +109,34 @@ function cyclesIn(edges: Map<string, string[]>): string[] {
   return cycles;
 }
 
+/** The door the tools enter the provider by: what they may use of it, said in one place. */
+const TOOLS_DOOR = "provider/for-tools.ts";
+/** The most lines a function of the tools may span. */
+const MAX_FUNCTION_LINES = 80;
+
+/** `file:line name (N lines)` of every function, method or arrow in `file` over `max` lines. */
+function longFunctions(file: string, max: number): string[] {
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(join(repo, file), "utf8"),
+    ts.ScriptTarget.Latest,
+    true,
+  );
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const line = (pos: number) => source.getLineAndCharacterOfPosition(pos).line;
+      const lines = line(node.getEnd()) - line(node.getStart(source)) + 1;
+      const named = node.name ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined);
+      const name = named?.getText(source) ?? "(anonymous)";
+      if (lines > max) found.push(`${file}:${line(node.getStart(source)) + 1} ${name} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 describe("the floors of the house", () => {
   const files = ["contract", "provider", "sdk", "tools", "scripts"].flatMap(sources);
 
@@ -173,6 +203,16 @@ describe("the floors of the house", () => {
     expect(emulator).toEqual([]);
   });
 
+  it("keeps provider/ typed from the kind to the wire: no `as never` and no `as unknown as`", () => {
+    const erasing = sources("provider").flatMap((file) =>
+      [...readFileSync(join(repo, file), "utf8").matchAll(/\bas (never|unknown as)\b/g)].map(
+        (m) => `${file}: as ${m[1]}`,
+      ),
+    );
+    expect(sources("provider")).toContain("provider/lifecycle.ts");
+    expect(erasing).toEqual([]);
+  });
+
   it("keeps kind rules in their kinds: no module outside provider/resources names a kind", () => {
     const kinds = sources("provider/resources")
       .map((file) => /name: "([A-Z][A-Za-z]+)"/.exec(readFileSync(join(repo, file), "utf8"))?.[1])
@@ -186,5 +226,22 @@ describe("the floors of the house", () => {
         return kinds.filter((kind) => code.includes(`"${kind}"`)).map((kind) => `${file}: "${kind}"`);
       });
     expect(naming).toEqual([]);
+  });
+
+  it("lets the tools into the provider by one door (provider/for-tools.ts), no other module of it", () => {
+    const tools = sources("tools");
+    expect(tools).toContain("tools/recover.ts");
+    const around = tools.flatMap((file) =>
+      imports(file)
+        .map((spec) => target(file, spec))
+        .filter((to) => to.startsWith("provider/") && to !== TOOLS_DOOR)
+        .map((to) => `${file} -> ${to}`),
+    );
+    expect(around).toEqual([]);
+  });
+
+  it(`keeps every function of the tools within ${MAX_FUNCTION_LINES} lines: a long one is split into named steps`, () => {
+    const long = sources("tools").flatMap((file) => longFunctions(file, MAX_FUNCTION_LINES));
+    expect(long).toEqual([]);
   });
 });

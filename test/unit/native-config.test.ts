@@ -1,8 +1,9 @@
-// The native face's CheckConfig (provider/native/server.ts `configFailures`): a provider's
+// The native face's CheckConfig (`configFailures`, provider/config.ts): a provider's
 // configuration is judged at preview, key by key, before anything runs.
 import { describe, expect, it } from "vitest";
+import { configFailures } from "../../provider/config";
 import { UNKNOWN } from "../../provider/diff";
-import { configFailures, engineFailure } from "../../provider/native/server";
+import { engineFailure } from "../../provider/native/server";
 
 const good = { baseUrl: "https://api.example.com", clientId: "id", clientSecret: "s3cr3t-value" };
 

@@ -77,7 +77,7 @@ describe("one source for each kind's shape", () => {
       const kind = k as unknown as Kind;
       const known = new Set([...namesIn(kind.inputs), ...Object.keys(kind.outputs), ...sdkNames]);
       // a property taken whole is named as the schema it is judged by describes it
-      for (const schema of Object.values(kind.judgedBy ?? {})) namesIn(schema, known);
+      for (const schema of Object.values(kind.secrets?.judgedBy ?? {})) namesIn(schema, known);
       const cited = [...kind.docs.properties.matchAll(/`([^`]+)`/g)].flatMap((m) =>
         (m[1] as string).split("."),
       );

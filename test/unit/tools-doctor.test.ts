@@ -2,8 +2,8 @@
 // secrets out of its output, and the table's wrapped cells.
 import { schemas } from "mediahost-contract";
 import { describe, expect, it } from "vitest";
-import { renderTable, Secrets } from "../../tools/lib/doctor";
 import { undocumentedKeys } from "../../tools/lib/doctor-keys";
+import { renderTable, Secrets } from "../../tools/lib/doctor-report";
 
 describe("undocumentedKeys", () => {
   it("names new fields at every level, but not the entries of maps keyed by data", () => {

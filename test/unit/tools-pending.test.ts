@@ -2,6 +2,7 @@
 // (either face's type token), the other pending operations, and the deployment without them.
 import { describe, expect, it } from "vitest";
 import { kindByName } from "../../provider/resources";
+import { importOf } from "../../provider/resources/kind";
 import { type Deployment, importFoundNothing, pendingCreates } from "../../tools/lib/pending";
 
 const exported: Deployment = {
@@ -67,10 +68,11 @@ describe("pendingCreates", () => {
 
   it("says which native pending creates an import gives back as declared: a File from source is not", () => {
     const file = kindByName("File");
-    if (!file || "refused" in file.importing) throw new Error("File is importable");
-    expect(file.importing.reimports?.({ path: "/a.txt", content: "text" })).toBe(true);
-    expect(file.importing.reimports?.({ path: "/a.png", source: { hash: "…" } })).toBe(false);
-    expect(file.importing.reimports?.({ path: "/a.png", fetchUrl: "https://origin/a.png" })).toBe(false);
+    const importing = file && importOf(file);
+    if (!importing || "refused" in importing) throw new Error("File is importable");
+    expect(importing.reimports?.({ path: "/a.txt", content: "text" })).toBe(true);
+    expect(importing.reimports?.({ path: "/a.png", source: { hash: "…" } })).toBe(false);
+    expect(importing.reimports?.({ path: "/a.png", fetchUrl: "https://origin/a.png" })).toBe(false);
   });
 
   it("gives the deployment back without its pending operations, and nothing else changed", () => {

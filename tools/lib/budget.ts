@@ -5,9 +5,13 @@
 // refresh (each kind's `refreshReads`, each operation's counters from the contract) and checks
 // all of it, the part that fits, or nothing, saying which in one line before it starts.
 import { GLOBAL_COUNTER, type OperationName, operations } from "mediahost-contract";
-import { DEFAULT_ACCOUNT } from "../../provider/config";
-import { kindByName } from "../../provider/resources";
-import { ACCOUNT_READ, type RefreshRead } from "../../provider/resources/kind";
+import {
+  ACCOUNT_READ,
+  DEFAULT_ACCOUNT,
+  kindByName,
+  type RefreshRead,
+  storedState,
+} from "../../provider/for-tools";
 import { kindOfUrn } from "./diff";
 
 /** Calls by counter. */
@@ -49,9 +53,8 @@ export function checkedOf(
   return resources.flatMap((r) => {
     const kind = kindByName(kindOfUrn(r.urn));
     if (!kind || !r.type?.includes("mediahost")) return [];
-    const state = (r.outputs ?? {}) as never;
-    const account = typeof r.outputs?.account === "string" ? r.outputs.account : DEFAULT_ACCOUNT;
-    return [{ urn: r.urn, account, reads: kind.refreshReads(state) }];
+    const state = storedState(r.outputs ?? {});
+    return [{ urn: r.urn, account: state.account ?? DEFAULT_ACCOUNT, reads: kind.refreshReads(state) }];
   });
 }
 

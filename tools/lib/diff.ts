@@ -4,8 +4,7 @@
 // but no property detail for dynamic providers (`detailedDiff` is null): this module computes
 // it, leaf by leaf, as dotted paths. Secrets never leave the engine in clear: the events carry
 // them as secret markers with the value redacted, and they are shown as "[secret]".
-import { canonical } from "../../provider/diff";
-import { kindByName } from "../../provider/resources";
+import { canonical, kindByName } from "../../provider/for-tools";
 
 /** Pulumi's signature key of a secret value in state and in engine events. */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";

@@ -2,7 +2,7 @@
 // each answer's status, headers and body as the service sent them. A 502, 503 or 504 is repeated
 // a few times and counted: a gateway in front of the service answered (docs/api.md#errors).
 import type { IncomingHttpHeaders } from "node:http";
-import { send } from "../../provider/client/http";
+import { send } from "../../provider/for-tools";
 
 export interface Answer {
   status: number;

@@ -2,7 +2,7 @@
 // shared — stacks that reach the same account take turns, so one account's rate-limit counters see
 // one refresh at a time while stacks of other accounts run beside it.
 import { Mutex, Semaphore } from "async-mutex";
-import { type Credentials, resolveAccounts } from "../../provider/config";
+import { type Credentials, resolveAccounts } from "../../provider/for-tools";
 
 /** An account a stack's config names: its key (base URL and client id; never a secret) and credentials. */
 export interface NamedAccount {

@@ -1,7 +1,7 @@
 // Turns an account snapshot into a `pulumi import --file` document for the native face: every
 // object mediahost-generate reads, by the ids the provider records (docs/import.md), named as the
 // generated program names them. Pure: no I/O, unit-tested.
-import { kinds } from "../../provider/resources";
+import { kinds } from "../../provider/for-tools";
 import { fileMetaName, NameAllocator, pointName, slug } from "./names";
 import type { AccountSnapshot } from "./read-account";
 

@@ -1,7 +1,7 @@
 // A stack's check paced to its accounts' rate budgets (tools/lib/budget.ts prices it): the
 // counters read before (GET /v2/account/limits), the plan told in one line before the check
 // begins, and the calls the check cost read from the same counters after it.
-import { MediahostClient } from "../../provider/client";
+import { MediahostClient } from "../../provider/for-tools";
 import {
   allowanceOf,
   type Calls,

@@ -4,7 +4,7 @@
 // It says up front what the work needs and what is left, spends what is left less a reserve,
 // then waits for the counter to free up, reading it again, instead of meeting a 429.
 import { GLOBAL_COUNTER } from "mediahost-contract";
-import type { MediahostClient } from "../../provider/client";
+import type { MediahostClient } from "../../provider/for-tools";
 import type { Counter } from "./budget";
 import { reserveOf } from "./budget";
 

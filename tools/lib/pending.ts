@@ -1,7 +1,6 @@
 // The pending creates of a stack, as `pulumi stack export` shows them: the creates an interrupted
 // update had started and never heard back about. Pure: no I/O, unit-tested.
-import { KIND_KEY, OWNER_KEY } from "../../provider/hidden";
-import { parseUrn } from "../../provider/native/wire";
+import { KIND_KEY, OWNER_KEY, parseUrn } from "../../provider/for-tools";
 
 export interface ExportedResource {
   urn: string;

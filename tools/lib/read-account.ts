@@ -9,8 +9,7 @@
 import { Semaphore } from "async-mutex";
 import { joinPath, schemas, systemFolderOf } from "mediahost-contract";
 import type { z } from "zod";
-import { listFolder, type MediahostClient, MediahostError } from "../../provider/client";
-import { readableFetching } from "../../provider/resources/account-settings";
+import { listFolder, type MediahostClient, MediahostError, readableFetching } from "../../provider/for-tools";
 
 type OptionKey = keyof z.infer<typeof schemas.FolderOptions>;
 const OPTION_KEYS = Object.keys(schemas.FolderOptions.shape) as OptionKey[];
@@ -155,12 +154,15 @@ function metaOf(meta: z.infer<typeof schemas.AllMeta> | undefined): MetaSnapshot
 export async function readAccount(client: MediahostClient, options: ReadOptions): Promise<AccountSnapshot> {
   // one bound on requests in flight, shared by listings and per-folder reads
   const slots = new Semaphore(options.concurrency);
-  const run = <T>(task: () => Promise<T>) => slots.runExclusive(task);
-  const progress: ReadProgress = { folders: 0, listings: 0, details: 0, fileDetails: 0 };
-  const report = () => options.onProgress?.({ ...progress });
+  const account = await slots.runExclusive(() => client.ops.getAccount());
+  return new AccountReader(client, options, slots, snapshotOf(account)).read();
+}
 
-  const account = await run(() => client.ops.getAccount());
-  const snapshot: AccountSnapshot = {
+type Account = Awaited<ReturnType<MediahostClient["ops"]["getAccount"]>>;
+
+/** The account's settings and aliases, before anything of its files is read. */
+function snapshotOf(account: Account): AccountSnapshot {
+  return {
     accountAlias: account.alias,
     minify: typeof account.minify?.enabled === "boolean" ? { enabled: account.minify.enabled } : undefined,
     fetching: readableFetching(account.fetching) as FetchingSnapshot | undefined,
@@ -180,85 +182,129 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
     largeFiles: [],
     fileDetails: [],
   };
+}
 
-  const folders: FolderSnapshot[] = [];
-  // found while listing, run once the listing is done (so that they can be planned)
-  const reads: Read[] = [];
-  let failure: unknown;
-  const later = (calls: number, run: () => Promise<void>) => reads.push({ calls, run });
-  const readDetails = (folder: FolderSnapshot) => {
-    later(2, () =>
-      (async () => {
-        const [meta, opts] = await Promise.all([
-          run(() => orUndefinedIfMissing(client.ops.getMeta({ query: { filename: folder.path } }))),
-          run(() => orUndefinedIfMissing(client.ops.getFolderOptions({ query: { filename: folder.path } }))),
-        ]);
-        const m = metaOf(meta);
-        if (m) folder.meta = m;
-        const o: NonNullable<FolderSnapshot["options"]> = {};
-        for (const k of OPTION_KEYS) if (typeof opts?.[k] === "boolean") o[k] = opts[k] as boolean;
-        if (Object.keys(o).length) folder.options = o;
-        progress.details++;
-        report();
-      })().catch((err: unknown) => {
-        failure ??= err;
-      }),
-    );
-  };
+/** One read of an account's files: the listing walked first, the reads it found run after. */
+class AccountReader {
+  private readonly progress: ReadProgress = { folders: 0, listings: 0, details: 0, fileDetails: 0 };
+  private readonly folders: FolderSnapshot[] = [];
+  /** Found while listing, run once the listing is done (so that they can be planned). */
+  private readonly reads: Read[] = [];
+  /** The first read that failed: the read fails with it once the reads under way are done. */
+  private failure: unknown;
 
-  const readFileDetails = (path: string) => {
-    later(2, () =>
-      (async () => {
-        const [meta, points] = await Promise.all([
-          run(() => orUndefinedIfMissing(client.ops.getMeta({ query: { filename: path } }))),
-          run(() => orUndefinedIfMissing(client.ops.getPoi({ query: { filename: path } }))),
-        ]);
-        const m = metaOf(meta);
-        const p = Object.entries(points ?? {})
-          .map(([name, r]) => ({ name, x: r.x, y: r.y, width: r.width, height: r.height }))
-          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        if (m || p.length) snapshot.fileDetails.push({ path, ...(m ? { meta: m } : {}), points: p });
-        progress.fileDetails++;
-        report();
-      })().catch((err: unknown) => {
-        failure ??= err;
-      }),
-    );
-  };
+  constructor(
+    private readonly client: MediahostClient,
+    private readonly options: ReadOptions,
+    private readonly slots: Semaphore,
+    private readonly snapshot: AccountSnapshot,
+  ) {}
 
-  const readFile = (path: string, size: number, maxSize: number) => {
-    readFileDetails(path);
+  async read(): Promise<AccountSnapshot> {
+    const { snapshot, options } = this;
+    const root: FolderSnapshot = { path: "/" };
+    this.readDetails(root);
+    if (options.depth > 0) await this.walk("/", 0);
+    if (this.failure) throw this.failure;
+    await (options.runReads ?? ((all) => Promise.all(all.map((r) => r.run())).then(() => {})))(this.reads);
+    if (this.failure) throw this.failure;
+    this.report();
+
+    const folders = this.folders.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    snapshot.folders = [root, ...folders];
+    snapshot.truncatedAt.sort();
+    snapshot.systemFolders.sort();
+    snapshot.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    snapshot.largeFiles.sort((a, b) => (a.path < b.path ? -1 : 1));
+    snapshot.fileDetails.sort((a, b) => (a.path < b.path ? -1 : 1));
+    return snapshot;
+  }
+
+  private run<T>(task: () => Promise<T>): Promise<T> {
+    return this.slots.runExclusive(task);
+  }
+
+  private report(): void {
+    this.options.onProgress?.({ ...this.progress });
+  }
+
+  /** A read for later; its failure is kept, not thrown. */
+  private later(calls: number, run: () => Promise<void>): void {
+    this.reads.push({
+      calls,
+      run: () =>
+        run().catch((err: unknown) => {
+          this.failure ??= err;
+        }),
+    });
+  }
+
+  private readDetails(folder: FolderSnapshot): void {
+    const { client } = this;
+    this.later(2, async () => {
+      const [meta, opts] = await Promise.all([
+        this.run(() => orUndefinedIfMissing(client.ops.getMeta({ query: { filename: folder.path } }))),
+        this.run(() =>
+          orUndefinedIfMissing(client.ops.getFolderOptions({ query: { filename: folder.path } })),
+        ),
+      ]);
+      const m = metaOf(meta);
+      if (m) folder.meta = m;
+      const o: NonNullable<FolderSnapshot["options"]> = {};
+      for (const k of OPTION_KEYS) if (typeof opts?.[k] === "boolean") o[k] = opts[k] as boolean;
+      if (Object.keys(o).length) folder.options = o;
+      this.progress.details++;
+      this.report();
+    });
+  }
+
+  private readFileDetails(path: string): void {
+    const { client } = this;
+    this.later(2, async () => {
+      const [meta, points] = await Promise.all([
+        this.run(() => orUndefinedIfMissing(client.ops.getMeta({ query: { filename: path } }))),
+        this.run(() => orUndefinedIfMissing(client.ops.getPoi({ query: { filename: path } }))),
+      ]);
+      const m = metaOf(meta);
+      const p = Object.entries(points ?? {})
+        .map(([name, r]) => ({ name, x: r.x, y: r.y, width: r.width, height: r.height }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (m || p.length) this.snapshot.fileDetails.push({ path, ...(m ? { meta: m } : {}), points: p });
+      this.progress.fileDetails++;
+      this.report();
+    });
+  }
+
+  private readFile(path: string, size: number, maxSize: number): void {
+    this.readFileDetails(path);
     if (size > maxSize) {
-      snapshot.largeFiles.push({ path, size });
+      this.snapshot.largeFiles.push({ path, size });
       return;
     }
-    later(1, () =>
-      run(() => client.ops.download({ query: { filename: path } })).then(
-        (bytes) => void snapshot.files.push({ path, bytes }),
-        (err: unknown) => {
-          failure ??= err;
-        },
-      ),
-    );
-  };
+    this.later(1, async () => {
+      const bytes = await this.run(() => this.client.ops.download({ query: { filename: path } }));
+      this.snapshot.files.push({ path, bytes });
+    });
+  }
 
-  // a listing takes one slot per page; subfolders are walked as they are found
-  const walk = async (dir: string, depth: number): Promise<void> => {
+  /** A folder's listing, one slot a page; subfolders are walked as they are found. */
+  private async walk(dir: string, depth: number): Promise<void> {
+    const { snapshot, options } = this;
     const children: Promise<void>[] = [];
-    const pages = listFolder(client, dir);
+    const pages = listFolder(this.client, dir);
     for (;;) {
-      const next = await run(() => pages.next());
+      const next = await this.run(() => pages.next());
       if (next.done) break;
       const entry = next.value;
       const system = systemFolderOf(joinPath(dir, entry.filename));
       if (system) {
         // the account's own: left out, but for the image profiles, which are files to manage
         snapshot.systemFolders.push(system);
-        if (system === "/Profiles" && options.files) children.push(walkProfiles(options.files.maxSize));
+        if (system === "/Profiles" && options.files) children.push(this.walkProfiles(options.files.maxSize));
         continue;
       }
       if (!entry.isDirectory) {
-        if (options.files) readFile(joinPath(dir, entry.filename), entry.size, options.files.maxSize);
+        if (options.files) this.readFile(joinPath(dir, entry.filename), entry.size, options.files.maxSize);
         continue;
       }
       const path = joinPath(dir, entry.filename);
@@ -267,43 +313,26 @@ export async function readAccount(client: MediahostClient, options: ReadOptions)
         continue;
       }
       const folder: FolderSnapshot = { path };
-      folders.push(folder);
-      progress.folders++;
-      readDetails(folder);
-      children.push(walk(path, depth + 1));
+      this.folders.push(folder);
+      this.progress.folders++;
+      this.readDetails(folder);
+      children.push(this.walk(path, depth + 1));
     }
-    progress.listings++;
-    report();
+    this.progress.listings++;
+    this.report();
     await Promise.all(children);
-  };
+  }
 
-  // the image profiles: the files of /Profiles alone (the folder itself is the account's)
-  const walkProfiles = async (maxSize: number): Promise<void> => {
-    const pages = listFolder(client, "/Profiles");
+  /** The image profiles: the files of /Profiles alone (the folder itself is the account's). */
+  private async walkProfiles(maxSize: number): Promise<void> {
+    const pages = listFolder(this.client, "/Profiles");
     for (;;) {
-      const next = await run(() => pages.next());
+      const next = await this.run(() => pages.next());
       if (next.done) break;
       const entry = next.value;
       if (!entry.isDirectory && isProfile(entry.filename))
-        readFile(joinPath("/Profiles", entry.filename), entry.size, maxSize);
+        this.readFile(joinPath("/Profiles", entry.filename), entry.size, maxSize);
     }
-    progress.listings++;
-  };
-
-  const root: FolderSnapshot = { path: "/" };
-  readDetails(root);
-  if (options.depth > 0) await walk("/", 0);
-  if (failure) throw failure;
-  await (options.runReads ?? ((all) => Promise.all(all.map((r) => r.run())).then(() => {})))(reads);
-  if (failure) throw failure;
-  report();
-
-  folders.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  snapshot.folders = [root, ...folders];
-  snapshot.truncatedAt.sort();
-  snapshot.systemFolders.sort();
-  snapshot.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  snapshot.largeFiles.sort((a, b) => (a.path < b.path ? -1 : 1));
-  snapshot.fileDetails.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return snapshot;
+    this.progress.listings++;
+  }
 }
