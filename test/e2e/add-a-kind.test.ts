@@ -116,10 +116,7 @@ describe("a new kind is its module and one registry line, then `npm run docs`", 
     await writeFile(
       registry,
       text
-        .replace(
-          'import type { Kind } from "./kind";',
-          'import type { Kind } from "./kind";\nimport { widget } from "./widget";',
-        )
+        .replace(/^import /m, 'import { widget } from "./widget";\nimport ')
         .replace("export const kinds = {", "export const kinds = {\n  Widget: stating(widget, {}),"),
     );
     await run("npm", ["run", "-s", "docs"], copy);
