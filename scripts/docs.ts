@@ -40,8 +40,7 @@ export function inputsOf(kind: Kind): string[] {
 }
 
 export function resourceTable(): string {
-  const rows = Object.values(kinds).map((k) => {
-    const kind = k as unknown as Kind;
+  const rows = Object.values(kinds).map((kind: Kind) => {
     const own = kind.replaceOn.map((p) =>
       // a location carried by its container's move in the same run is followed, not replaced
       p === kind.tree?.location
@@ -165,7 +164,7 @@ function docComment(text: string, indent = ""): string[] {
  * arguments' type, and its own outputs (the writer membership is sdk/resource.ts's block).
  */
 export function kindsModule(): string {
-  const all = Object.entries(kinds).map(([name, k]) => ({ name, kind: k as unknown as Kind }));
+  const all = Object.entries(kinds).map(([name, kind]) => ({ name, kind }));
   const classes = (name: string) => `${name.charAt(0).toLowerCase()}${name.slice(1)}Classes`;
   return [
     "// The resource classes of both faces, one pair per kind: made by `npm run docs` from the kinds",
@@ -205,7 +204,6 @@ export function kindsModule(): string {
 /** sdk/resource.ts's list of the kinds that write through the account writer. */
 export function writersBlock(): string {
   const writers = Object.values(kinds)
-    .map((k) => k as unknown as Kind)
     .filter((k) => k.viaAccountWriter)
     .map((k) => JSON.stringify(k.name));
   return [

@@ -10,7 +10,7 @@
 // scripts/schema.ts puts them into the schema; scripts/reference.ts makes docs/reference/ from it.
 import { kinds } from "../provider/resources";
 import { type Declared, type KindExample, Ref, type Value } from "../provider/resources/example";
-import { importOf, type Kind } from "../provider/resources/kind";
+import { importOf } from "../provider/resources/kind";
 
 export type KindName = keyof typeof kinds;
 
@@ -200,7 +200,7 @@ export const TYPE_DOCS: Record<string, string> = {
 
 /** The example of the kind `kind` (its `docs.example`), as the registry's pages show it. */
 function exampleOf(kind: KindName): KindExample {
-  return (kinds[kind] as unknown as Kind).docs.example;
+  return kinds[kind].docs.example;
 }
 
 /** The example's arguments with each reference replaced by the value it names (for checks). */
@@ -352,7 +352,7 @@ export function exampleBlock(kind: KindName, inputs: Record<string, PropSpec>, t
 
 /** The `## Import` section of a kind. */
 export function importSection(kind: KindName): string {
-  const importing = importOf(kinds[kind] as unknown as Kind);
+  const importing = importOf(kinds[kind]);
   // why not, as the error an import gets says it, as a sentence
   if ("refused" in importing) {
     const { refused } = importing;

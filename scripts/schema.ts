@@ -284,9 +284,7 @@ function dataFunction(
 export function packageSchema(): Spec {
   const types = new Types();
   const config = providerConfig(types);
-  const resources = Object.fromEntries(
-    Object.values(kinds).map((k) => [token(k.name), resource(k as unknown as Kind, types)]),
-  );
+  const resources = Object.fromEntries(Object.values(kinds).map((k) => [token(k.name), resource(k, types)]));
   const functions = Object.fromEntries(
     Object.entries(dataFunctions).map(([name, fn]) => [token(name), dataFunction(name, fn, types)]),
   );

@@ -6,17 +6,19 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isExpected } from "../provider/errors";
 import { Face } from "../provider/face";
-import { argumentsOf, type DataFunctionName, dataFunctions } from "../provider/functions";
+import { argumentsOf, type DataFunctionName, dataFunctionByName } from "../provider/functions";
 
 let face: Face | undefined;
 
 /** Runs the data function `name`; its secret results come back as secret Outputs. */
 export async function run(name: DataFunctionName, args: unknown): Promise<Record<string, unknown>> {
-  const fn = dataFunctions[name] as (typeof dataFunctions)[DataFunctionName];
+  const fn = dataFunctionByName(name);
+  if (!fn) throw new Error(`pulumi-mediahost: unknown data function ${name}`);
   try {
-    const checked = argumentsOf(name, fn, args) as { account?: string };
+    const checked = argumentsOf(name, fn, args);
+    const account = typeof checked.account === "string" ? checked.account : undefined;
     face ??= Face.of((key) => pulumi.runtime.getConfig(key));
-    const result = await fn.run(face.account(checked.account).client, checked as never);
+    const result = await fn.run(face.account(account).client, checked);
     for (const key of fn.secrets ?? []) result[key] = pulumi.secret(result[key]);
     return result;
   } catch (err) {
