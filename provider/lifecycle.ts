@@ -110,7 +110,7 @@ export class Lifecycle {
     const prop = kind.tree?.location;
     const from = prop === undefined ? undefined : olds[prop];
     if (prop === undefined || !changes.includes(prop) || typeof from !== "string") return "none";
-    // a state without a recorded alias (an early release's) is carried by no move of this run
+    // a state without a recorded alias is carried by no move of this run
     const alias = olds.accountAlias ?? "";
     const movable = kind.tree?.moves !== undefined;
     const plan = this.session.plan;

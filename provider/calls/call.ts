@@ -33,7 +33,7 @@ export abstract class Call {
    * forgets its create in flight), and its account — the context of its account name, and the
    * alias its credentials reach, checked against the recorded one now, or (`"byWriter"`, for
    * kinds that write through the account writer) on the writer's own read before it writes. A
-   * state without a recorded alias (an early release's) learns it now either way.
+   * state without a recorded alias learns it now either way.
    */
   protected async open(
     id: string,

@@ -266,9 +266,9 @@ export type State<S extends z.ZodObject = z.ZodObject, X extends object = object
   Recorded;
 
 /**
- * A resource's outputs as the engine hands them back: what the lifecycle recorded, which a state
- * from an early release may lack (`accountAlias`). A call opens it into a `State` once it knows
- * the account.
+ * A resource's outputs as the engine hands them back: what the lifecycle recorded, as far as they
+ * hold it with its types (provider/face.ts `storedState`). A call opens it into a `State` once it
+ * knows the account.
  */
 export type Stored = Record<string, unknown> & Partial<Recorded>;
 
