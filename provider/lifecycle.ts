@@ -77,9 +77,10 @@ export class Lifecycle {
     this.session.seenInState(kind.name, id, olds);
     const changes = propertiesOf(kind).filter((key) => changed(kind, key, olds[key], news[key]));
     const replaceOn: string[] = [...kind.replaceOn];
+    const account = typeof news.account === "string" ? news.account : undefined;
     const accountMoves =
       changes.includes("account") &&
-      (typeof news.account !== "string" || !this.session.sameCredentials(olds.account, news.account));
+      (account === UNKNOWN || !this.session.sameCredentials(olds.account, account));
     if (accountMoves) replaceOn.push("account");
     let replaces = changes.filter((k) => replaceOn.includes(k));
     // a location the run's moves explain, or a move of the object's own, is not a replace

@@ -405,3 +405,27 @@ describe("expected failures", () => {
     }
   });
 });
+
+describe("an account name that reaches the default account's credentials", () => {
+  beforeAll(() => {
+    const config: Record<string, string> = {
+      "mediahost:baseUrl": "http://127.0.0.1:9",
+      "mediahost:clientId": "id",
+      "mediahost:clientSecret": "secret",
+      "mediahost:accounts": JSON.stringify({
+        same: { clientId: "id", clientSecret: "secret" },
+        eu: { clientId: "eu-id", clientSecret: "eu-secret" },
+      }),
+    };
+    provider.configure({ config: { get: (key) => config[key] } });
+  });
+
+  it("is an update when given or dropped (the same account), a replace when another account's is", async () => {
+    const dropped = await provider.diff("Folder", "/a", { path: "/a", account: "same" }, { path: "/a" });
+    expect(dropped).toEqual({ changes: true, diffs: ["account"], replaces: [], deleteBeforeReplace: false });
+    const given = await provider.diff("Folder", "/a", { path: "/a" }, { path: "/a", account: "same" });
+    expect(given.replaces).toEqual([]);
+    const elsewhere = await provider.diff("Folder", "/a", { path: "/a", account: "eu" }, { path: "/a" });
+    expect(elsewhere.replaces).toEqual(["account"]);
+  });
+});
