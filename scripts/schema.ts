@@ -1,7 +1,7 @@
 // The package schema of the native face (`mediahost`), made from the code, never by hand:
 // resources from the kinds (provider/resources: inputs and outputs from their zod schemas,
 // descriptions from the doc comments of their properties and from `docs.summary`, secrets from
-// `secretInputs` and `writeOnly`), functions from the data functions (provider/functions.ts),
+// their `secrets` capability), functions from the data functions (provider/functions.ts),
 // and the provider's configuration from the configuration module's keys. `npm run docs` writes
 // it to provider/native/schema.json, which the plugin serves (GetSchema); a unit test fails when
 // the file and the code disagree.
