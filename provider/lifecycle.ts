@@ -10,6 +10,7 @@
 // Properties here are a resource's own: no face's bookkeeping (the dynamic face's `__provider`,
 // its kind and owner keys) reaches the lifecycle.
 import type { z } from "zod";
+import { accountName } from "./calls/call";
 import { Creation } from "./calls/create";
 import { Deletion } from "./calls/delete";
 import { type Found, Import, Refresh } from "./calls/read";
@@ -169,8 +170,7 @@ export class Lifecycle {
     try {
       return await this.session.operation(work, purpose === "change");
     } catch (err) {
-      const account =
-        typeof about === "string" || typeof about.account !== "string" ? undefined : about.account;
+      const account = typeof about === "string" ? undefined : accountName(about);
       const name = typeof about === "string" ? about : describe(kind, about);
       throw shaped(credentialsRefused(err, account, refresh) ?? err, name);
     }

@@ -119,6 +119,11 @@ export abstract class ContextCall extends Call implements KindContext {
   }
 }
 
+/** The account name the properties give (`account`), if any: check refused any other value. */
+export function accountName(props: Props): string | undefined {
+  return typeof props.account === "string" ? props.account : undefined;
+}
+
 /** Drops `undefined` (at any depth): the engine's protobuf Struct cannot carry it. */
 export function defined<T>(value: T): T {
   if (Array.isArray(value)) return value.map(defined) as T;

@@ -16,7 +16,7 @@ import type { StackJournal } from "../journal";
 import { log } from "../log";
 import { type CreateContext, describe, type Kind, kindContext } from "../resources/kind";
 import type { Session } from "../session";
-import { ContextCall, defined } from "./call";
+import { accountName, ContextCall, defined } from "./call";
 
 type Props = Record<string, unknown>;
 
@@ -165,9 +165,4 @@ export class Creation extends ContextCall implements CreateContext {
     this.session.journal(this.account, alias)?.claim(this.kind.name, this.id, token);
     return token;
   }
-}
-
-/** The account name the inputs give (`account`), if any: check refused any other value. */
-export function accountName(props: Props): string | undefined {
-  return typeof props.account === "string" ? props.account : undefined;
 }

@@ -3,8 +3,7 @@
 import { describe, type Kind, kindContext, type State, type Stored } from "../resources/kind";
 import type { Move } from "../run-plan";
 import type { Session } from "../session";
-import { Call, defined } from "./call";
-import { accountName } from "./create";
+import { accountName, Call, defined } from "./call";
 
 type Props = Record<string, unknown>;
 
